@@ -1,0 +1,19 @@
+#pragma once
+//! \file archscan: Thrust execution policies whose scan-family algorithms run archscan's kernels.
+//!
+//!   #include <archscan/archscan.cuh>
+//!   thrust::exclusive_scan(archscan::turing.on(stream), d_in.begin(), d_in.end(), d_out.begin());
+//!
+//! Include this header (not Thrust's algorithm headers alone) wherever a scan is called with an
+//! archscan policy, so that the overloads are visible; every other algorithm goes to Thrust's CUDA
+//! backend on the policy's stream.
+
+#include <thrust/scan.h>
+#include <thrust/transform_scan.h>
+
+#include <archscan/instrumentation.cuh>
+#include <archscan/policy.cuh>
+#include <archscan/thrust/scan.cuh>
+#include <archscan/thrust/scan_by_key.cuh>
+#include <archscan/thrust/transform_scan.cuh>
+#include <archscan/tuning.cuh>

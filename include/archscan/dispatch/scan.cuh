@@ -1,0 +1,48 @@
+#pragma once
+//! \file One entry for every scan: temporary storage, the family's launch, and optional sync.
+
+#include <cstdint>
+
+#include <thrust/detail/temporary_buffer.h>
+#include <thrust/system/cuda/detail/util.h>
+#include <thrust/system/detail/bad_alloc.h>
+
+#include <archscan/dispatch/blelloch.cuh>
+#include <archscan/dispatch/family.cuh>
+#include <archscan/dispatch/kepler.cuh>
+#include <archscan/dispatch/turing.cuh>
+
+namespace archscan::dispatch {
+
+//! Runs `problem` with the family and parameters of `Tuning` on the policy's stream.
+//! Temporary storage comes from the policy (its allocator, else archscan's stream-ordered pool);
+//! failure to get it throws `thrust::system::detail::bad_alloc` (a `std::bad_alloc`), CUDA errors
+//! throw `thrust::system_error`. Blocking policies synchronize the stream before returning.
+template <class Tuning, class Derived, class Problem>
+void scan(thrust::cuda_cub::execution_policy<Derived>& policy, const Problem& problem) {
+  if (problem.n <= 0) return;
+  using family            = family_dispatch<typename Tuning::family>;
+  const auto facts        = detail::current_device_facts();
+  const std::size_t bytes = family::template temp_bytes<Tuning>(problem, facts);
+  const cudaStream_t stream = thrust::cuda_cub::stream(policy);
+
+  void* d_temp = nullptr;
+  if (bytes > 0) {
+    auto buffer = thrust::get_temporary_buffer<std::uint8_t>(policy, static_cast<std::ptrdiff_t>(bytes));
+    d_temp      = thrust::raw_pointer_cast(buffer.first);
+    if (d_temp == nullptr) throw thrust::system::detail::bad_alloc("archscan: temporary storage for a scan");
+  }
+  struct release {
+    thrust::cuda_cub::execution_policy<Derived>& policy;
+    void* p;
+    std::size_t n;
+    ~release() {
+      if (p) thrust::return_temporary_buffer(policy, static_cast<std::uint8_t*>(p), static_cast<std::ptrdiff_t>(n));
+    }
+  } guard{policy, d_temp, bytes};
+
+  family::template launch<Tuning>(problem, d_temp, bytes, facts, stream);
+  detail::throw_on_error(thrust::cuda_cub::synchronize_optional(policy), "archscan: scan failed to synchronize");
+}
+
+}  // namespace archscan::dispatch

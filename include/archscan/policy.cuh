@@ -1,0 +1,101 @@
+#pragma once
+//! \file archscan's execution policies.
+//!
+//! `archscan::policy<Tuning>` is a Thrust CUDA execution policy that carries a tuning. Scan-family
+//! algorithms called with it run archscan's kernel family named by `Tuning::family`; every other
+//! Thrust algorithm runs on Thrust's CUDA backend, on the policy's stream.
+//!
+//!   policy                     (default stream)      .on(s) -> stream form, (alloc) -> allocator form
+//!   policy.on(s)               (stream s)            no (alloc): it would drop the stream
+//!   policy(alloc)[.on(s)]      (user allocator)      temporary storage from `alloc`
+//!
+//! Blocking policies return with results ready (like `thrust::cuda::par`); the `_nosync` twins never
+//! synchronize and work inside CUDA graph capture. Without a user allocator, temporary storage of
+//! every algorithm called with an archscan policy is stream-ordered and comes from a per-device pool
+//! (`cudaMallocFromPoolAsync`), so no call pays a `cudaMalloc`/`cudaFree`.
+
+#include <cstddef>
+#include <type_traits>
+
+#include <thrust/detail/allocator_aware_execution_policy.h>
+#include <thrust/detail/execute_with_allocator.h>
+#include <thrust/pair.h>
+#include <thrust/system/cuda/detail/par.h>
+#include <thrust/mr/allocator.h>
+#include <thrust/system/cuda/memory_resource.h>
+
+#include <archscan/tuning.cuh>
+
+namespace archscan {
+
+namespace detail {
+template <bool Blocking, class Derived>
+using thrust_stream_base = std::conditional_t<Blocking, thrust::cuda_cub::execute_on_stream_base<Derived>,
+                                              thrust::cuda_cub::execute_on_stream_nosync_base<Derived>>;
+
+//! Stream-ordered pool allocation on the current device; nullptr when the memory cannot be had.
+void* pool_allocate(std::size_t bytes, cudaStream_t stream) noexcept;
+void pool_deallocate(void* p, cudaStream_t stream) noexcept;
+}  // namespace detail
+
+//! The base of every archscan policy type: Thrust's CUDA stream policy plus a tuning.
+template <class Derived, class Tuning, bool Blocking>
+struct stream_policy_base : detail::thrust_stream_base<Blocking, Derived> {
+  using tuning                   = Tuning;
+  static constexpr bool blocking = Blocking;
+  using detail::thrust_stream_base<Blocking, Derived>::thrust_stream_base;
+};
+
+//! Binds the tuning so Thrust's allocator machinery can form `policy(alloc)` types.
+template <class Tuning, bool Blocking>
+struct bind_tuning {
+  template <class Derived>
+  using base = stream_policy_base<Derived, Tuning, Blocking>;
+};
+
+//! A policy attached to a stream: `policy.on(stream)`.
+template <class Tuning, bool Blocking>
+struct stream_policy : stream_policy_base<stream_policy<Tuning, Blocking>, Tuning, Blocking> {
+  using stream_policy_base<stream_policy<Tuning, Blocking>, Tuning, Blocking>::stream_policy_base;
+};
+
+//! An archscan execution policy. `Tuning` names the kernel family and its parameters (tuning.cuh);
+//! a user may pass a tuning struct of their own with the same fields.
+template <class Tuning, bool Blocking = true>
+struct policy
+    : stream_policy_base<policy<Tuning, Blocking>, Tuning, Blocking>
+    , thrust::detail::allocator_aware_execution_policy<bind_tuning<Tuning, Blocking>::template base> {
+  //! The same policy on stream `s`. Blocking policies synchronize `s` before returning.
+  stream_policy<Tuning, Blocking> on(cudaStream_t s) const { return stream_policy<Tuning, Blocking>(s); }
+};
+
+template <class Tuning>
+using policy_nosync = policy<Tuning, false>;
+
+//! Harris's work-efficient, bank-conflict-free scan (GPU Gems 3, ch. 39).
+inline const policy<blelloch_tuning> blelloch{};
+inline const policy<blelloch_tuning, false> blelloch_nosync{};
+//! Tuned after *Tuning CUDA Applications for Kepler*: shuffles, registers, read-only loads.
+inline const policy<kepler_tuning> kepler{};
+inline const policy<kepler_tuning, false> kepler_nosync{};
+//! Tuned after the *Turing Tuning Guide*: single pass with decoupled look-back.
+inline const policy<turing_tuning> turing{};
+inline const policy<turing_tuning, false> turing_nosync{};
+
+//! Temporary storage for any Thrust algorithm called with an archscan policy that has no user
+//! allocator: stream-ordered, from archscan's per-device pool. Found by argument-dependent lookup.
+template <class T, class Derived, class Tuning, bool Blocking>
+thrust::pair<thrust::pointer<T, Derived>, std::ptrdiff_t> get_temporary_buffer(
+    stream_policy_base<Derived, Tuning, Blocking>& exec, std::ptrdiff_t n) {
+  const std::size_t bytes = n > 0 ? sizeof(T) * static_cast<std::size_t>(n) : 0;
+  void* p = detail::pool_allocate(bytes, thrust::cuda_cub::stream(exec));
+  if (p == nullptr) return {thrust::pointer<T, Derived>(), 0};  // Thrust turns this into bad_alloc
+  return {thrust::pointer<T, Derived>(static_cast<T*>(p)), n};
+}
+
+template <class Derived, class Tuning, bool Blocking, class Pointer>
+void return_temporary_buffer(stream_policy_base<Derived, Tuning, Blocking>& exec, Pointer p, std::ptrdiff_t) {
+  detail::pool_deallocate(thrust::raw_pointer_cast(p), thrust::cuda_cub::stream(exec));
+}
+
+}  // namespace archscan

@@ -1,0 +1,66 @@
+#pragma once
+//! \file `inclusive_scan` and `exclusive_scan` for archscan policies: all six policy overloads of
+//! Thrust's scan.h. Found by argument-dependent lookup from Thrust's entry points; each one counts
+//! its entry (instrumentation.cuh) and runs the policy's kernel family.
+//!
+//! Results and accumulator types are Thrust's: without init the accumulator is the input value type;
+//! `inclusive_scan(..., init, op)` accumulates in `decay_t<invoke_result_t<op, init, value>>`;
+//! exclusive scans accumulate in the type of `init`. Temporary storage: a few bytes per tile (see the
+//! family), stream-ordered. Blocking policies synchronize; `_nosync` ones never do. Deterministic:
+//! the same inputs give bitwise the same results (the association order depends only on n and tuning).
+
+#include <thrust/functional.h>
+
+#include <archscan/thrust/run.cuh>
+
+namespace archscan {
+
+template <class Derived, class Tuning, bool B, class InIt, class OutIt, class Op>
+OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, Op op) {
+  instrumentation::detail::count(instrumentation::entry::inclusive_scan_op);
+  using accum = detail::value_t<InIt>;
+  return detail::run_scan<detail::scan_kind::inclusive, false, accum>(exec, first, detail::item_count(first, last),
+                                                                    result, op, detail::identity_finish{}, accum{});
+}
+
+template <class Derived, class Tuning, bool B, class InIt, class OutIt>
+OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result) {
+  instrumentation::detail::count(instrumentation::entry::inclusive_scan);
+  using accum = detail::value_t<InIt>;
+  return detail::run_scan<detail::scan_kind::inclusive, false, accum>(
+      exec, first, detail::item_count(first, last), result, thrust::plus<>{}, detail::identity_finish{}, accum{});
+}
+
+template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T, class Op>
+OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init,
+                     Op op) {
+  instrumentation::detail::count(instrumentation::entry::inclusive_scan_init_op);
+  using accum = ::cuda::std::__accumulator_t<Op, detail::value_t<InIt>, T>;
+  return detail::run_scan<detail::scan_kind::inclusive, true, accum>(
+      exec, first, detail::item_count(first, last), result, op, detail::identity_finish{}, static_cast<accum>(init));
+}
+
+template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T, class Op>
+OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init,
+                     Op op) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan_init_op);
+  return detail::run_scan<detail::scan_kind::exclusive, true, T>(exec, first, detail::item_count(first, last),
+                                                                 result, op, detail::identity_finish{}, init);
+}
+
+template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T>
+OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan_init);
+  return detail::run_scan<detail::scan_kind::exclusive, true, T>(
+      exec, first, detail::item_count(first, last), result, thrust::plus<>{}, detail::identity_finish{}, init);
+}
+
+template <class Derived, class Tuning, bool B, class InIt, class OutIt>
+OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan);
+  using T = detail::value_t<InIt>;
+  return detail::run_scan<detail::scan_kind::exclusive, true, T>(
+      exec, first, detail::item_count(first, last), result, thrust::plus<>{}, detail::identity_finish{}, T{});
+}
+
+}  // namespace archscan

@@ -1,0 +1,92 @@
+#pragma once
+//! \file `inclusive_scan_by_key` and `exclusive_scan_by_key` for archscan policies: all seven policy
+//! overloads of Thrust's scan.h.
+//!
+//! A segment starts at i where `!pred(keys[i-1], keys[i])`. Each call runs as a plain scan over
+//! (value, head) pairs with a segmented operator, so every family scans by key with its own kernels.
+//! Accumulators as in Thrust: the value type (inclusive) or the type of `init` (exclusive).
+//! Temporary storage, synchronization and determinism as for scan.cuh.
+
+#include <thrust/functional.h>
+
+#include <archscan/detail/keyed.cuh>
+#include <archscan/thrust/run.cuh>
+
+namespace archscan {
+namespace detail {
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class Pred, class Op>
+OutIt inclusive_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                       ValIt value_first, OutIt result, Pred pred, Op op) {
+  using V     = value_t<ValIt>;
+  auto input  = make_keyed_input<V>(thrust::try_unwrap_contiguous_iterator(key_first),
+                                    thrust::try_unwrap_contiguous_iterator(value_first), pred);
+  return run_scan<scan_kind::inclusive, false, keyed<V>>(exec, input, item_count(key_first, key_last), result,
+                                                         segmented_op<Op>{op}, keyed_inclusive_finish{}, keyed<V>{});
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T, class Pred, class Op>
+OutIt exclusive_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                       ValIt value_first, OutIt result, T init, Pred pred, Op op) {
+  auto input = make_keyed_input<T>(thrust::try_unwrap_contiguous_iterator(key_first),
+                                   thrust::try_unwrap_contiguous_iterator(value_first), pred);
+  return run_scan<scan_kind::exclusive, true, keyed<T>>(exec, input, item_count(key_first, key_last), result,
+                                                        segmented_op<Op>{op}, keyed_exclusive_finish<T, Op>{init, op},
+                                                        keyed<T>{init, true});
+}
+
+}  // namespace detail
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class Pred, class Op>
+OutIt inclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result, Pred pred, Op op) {
+  instrumentation::detail::count(instrumentation::entry::inclusive_scan_by_key_pred_op);
+  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, pred, op);
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class Pred>
+OutIt inclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result, Pred pred) {
+  instrumentation::detail::count(instrumentation::entry::inclusive_scan_by_key_pred);
+  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, pred, thrust::plus<>{});
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt>
+OutIt inclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result) {
+  instrumentation::detail::count(instrumentation::entry::inclusive_scan_by_key);
+  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, thrust::equal_to<>{},
+                                  thrust::plus<>{});
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T, class Pred, class Op>
+OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result, T init, Pred pred, Op op) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key_init_pred_op);
+  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, pred, op);
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T, class Pred>
+OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result, T init, Pred pred) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key_init_pred);
+  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, pred, thrust::plus<>{});
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T>
+OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result, T init) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key_init);
+  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, thrust::equal_to<>{},
+                                  thrust::plus<>{});
+}
+
+template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt>
+OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
+                            ValIt value_first, OutIt result) {
+  instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key);
+  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, detail::value_t<ValIt>{},
+                                  thrust::equal_to<>{}, thrust::plus<>{});
+}
+
+}  // namespace archscan
