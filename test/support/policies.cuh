@@ -1,0 +1,16 @@
+#pragma once
+// The policies every GPU test runs. A new family joins the whole typed suite by adding its policies here.
+
+#include <archscan/archscan.cuh>
+
+namespace archscan::test {
+
+template <class... P>
+struct policy_list {};
+
+using all_policies = policy_list<
+    archscan::policy<archscan::blelloch_tuning>,        // blelloch
+    archscan::policy<archscan::blelloch_tuning, false>  // blelloch_nosync
+    >;
+
+}  // namespace archscan::test
