@@ -1,0 +1,113 @@
+#pragma once
+// Typed-test cases: every policy of support/policies.cuh crossed with value types and operators.
+
+#include <cstdint>
+
+#include <cub/device/device_scan.cuh>
+#include <gtest/gtest.h>
+#include <thrust/functional.h>
+
+#include "support/policies.cuh"
+#include "support/values.cuh"
+
+namespace archscan::test {
+
+template <class Policy, class Value, class Op>
+struct scan_case {
+  using policy = Policy;
+  using value  = Value;
+  using op     = Op;
+};
+
+template <class... Ts>
+struct type_list {};
+
+template <class... Lists>
+struct concat;
+template <class... A>
+struct concat<type_list<A...>> {
+  using type = type_list<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat<type_list<A...>, type_list<B...>, Rest...> {
+  using type = typename concat<type_list<A..., B...>, Rest...>::type;
+};
+
+template <class VO, class... P>
+struct with_every_policy {
+  using type = type_list<scan_case<P, typename VO::value, typename VO::op>...>;
+};
+
+template <class Policies, class... ValueOps>
+struct cross;
+template <class... P, class... VO>
+struct cross<policy_list<P...>, VO...> {
+  using type = typename concat<typename with_every_policy<VO, P...>::type...>::type;
+};
+
+template <class List>
+struct to_gtest;
+template <class... Ts>
+struct to_gtest<type_list<Ts...>> {
+  using type = ::testing::Types<Ts...>;
+};
+
+template <class V, class O>
+struct value_op {
+  using value = V;
+  using op    = O;
+};
+
+//! The value types and operators of the scan suite: sums of every width, a max, and a
+//! non-commutative user type.
+using scan_cases = typename to_gtest<typename cross<all_policies,                              //
+                                                    value_op<std::int32_t, thrust::plus<>>,    //
+                                                    value_op<std::int32_t, thrust::maximum<>>, //
+                                                    value_op<std::uint8_t, thrust::plus<>>,    //
+                                                    value_op<std::int64_t, thrust::plus<>>,    //
+                                                    value_op<float, thrust::plus<>>,           //
+                                                    value_op<double, thrust::plus<>>,          //
+                                                    value_op<mat2, mat2_mul>>::type>::type;
+
+//! One case per policy, for tests that vary iterators or types themselves.
+template <class Policy>
+struct policy_case {
+  using policy = Policy;
+};
+template <class List>
+struct per_policy;
+template <class... P>
+struct per_policy<policy_list<P...>> {
+  using type = ::testing::Types<policy_case<P>...>;
+};
+using policy_cases = typename per_policy<all_policies>::type;
+
+//! Readable test names: policy type and value type.
+struct case_names {
+  template <class C>
+  static std::string GetName(int i) {
+    return std::to_string(i);
+  }
+};
+
+//! Host reference scans, computed sequentially; floating-point items accumulate in double.
+template <class T>
+using host_accum_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class T, class Op>
+std::vector<T> host_scan(const std::vector<T>& items, Op op, bool exclusive, bool has_init, T init) {
+  using A = host_accum_t<T>;
+  std::vector<T> out(items.size());
+  bool have = has_init;
+  A acc     = static_cast<A>(init);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const A x = static_cast<A>(items[i]);
+    if (exclusive) out[i] = static_cast<T>(acc);
+    acc = have ? static_cast<A>(op(acc, x)) : x;
+    have = true;
+    if (!exclusive) out[i] = static_cast<T>(acc);
+  }
+  return out;
+}
+
+}  // namespace archscan::test

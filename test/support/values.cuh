@@ -1,0 +1,91 @@
+#pragma once
+// Value types, operators and random inputs shared by the GPU tests.
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace archscan::test {
+
+//! 2x2 matrix of uint32 under multiplication mod 2^32: associative, not commutative, exact.
+struct mat2 {
+  std::uint32_t a, b, c, d;
+  __host__ __device__ friend bool operator==(const mat2& x, const mat2& y) {
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
+  }
+  __host__ __device__ friend bool operator!=(const mat2& x, const mat2& y) { return !(x == y); }
+};
+
+struct mat2_mul {
+  __host__ __device__ mat2 operator()(const mat2& x, const mat2& y) const {
+    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+  }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const mat2& m) {
+  return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
+}
+
+template <class T>
+std::string show(const T& v) {
+  std::ostringstream os;
+  if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>) {
+    os << static_cast<int>(v);
+  } else {
+    os.precision(17);
+    os << v;
+  }
+  return os.str();
+}
+
+//! Random values, never all zero: small integers (sums stay exact), reals in [-1, 1),
+//! and matrices near the identity (products stay varied).
+template <class T>
+std::vector<T> random_values(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 12345);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) {
+    if constexpr (std::is_same_v<T, mat2>) {
+      x = mat2{static_cast<std::uint32_t>(rng() % 3 + 1), static_cast<std::uint32_t>(rng() % 5),
+               static_cast<std::uint32_t>(rng() % 5), static_cast<std::uint32_t>(rng() % 3 + 1)};
+    } else if constexpr (std::is_same_v<T, bool>) {
+      x = (rng() & 3) != 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      x = static_cast<T>(std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
+    } else if constexpr (std::is_unsigned_v<T>) {
+      x = static_cast<T>(rng() % 200 + 1);
+    } else {
+      x = static_cast<T>(static_cast<std::int64_t>(rng() % 201) - 100);
+    }
+  }
+  if (n > 0) v[0] = v[0] == T{} ? random_values<T>(1, seed + 1)[0] : v[0];
+  return v;
+}
+
+//! Sizes every scan test runs: empty, one, tile boundaries of every family +-1, 2^k +-1, odd sizes.
+inline std::vector<std::int64_t> test_sizes() {
+  std::vector<std::int64_t> s = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129};
+  for (std::int64_t tile : {256, 512, 768, 1024, 1536, 2048, 2304, 3072, 3584, 3840, 4096, 4608, 5120, 6144, 7168,
+                            7680, 8192, 9216, 11264, 12288, 15360, 16384, 18432}) {
+    for (std::int64_t m : {1, 2, 3}) {
+      s.push_back(tile * m - 1);
+      s.push_back(tile * m);
+      s.push_back(tile * m + 1);
+    }
+  }
+  for (int k = 15; k <= 22; ++k) {
+    s.push_back((std::int64_t{1} << k) - 1);
+    s.push_back((std::int64_t{1} << k) + 1);
+  }
+  for (std::int64_t n : {1000003, 2718281, 3 * (1 << 20) + 17, 1048576 + 1024 * 1024 + 3}) s.push_back(n);
+  return s;
+}
+
+//! Fewer sizes for the slower cross-product tests (iterators, mixed types).
+inline std::vector<std::int64_t> short_sizes() { return {0, 1, 2, 33, 1023, 1025, 4097, 65537, 1000003}; }
+
+}  // namespace archscan::test
