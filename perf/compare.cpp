@@ -1,0 +1,75 @@
+//! \file archscan-compare: two archscan-bench JSON files in, a markdown table of time ratios per case
+//! out, and a regression gate.
+//!
+//!   archscan-compare BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise RERUN.json] [--out FILE.md]
+//!
+//! Exit status: 0 no regression, 1 some case slowed by more than threshold + noise, 2 usage or input error.
+//! Noise per case: |rerun / baseline - 1| when --noise names a second run of the baseline build that has
+//! the case, else the larger of the two runs' per-case spreads (relative interquartile range).
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <string>
+
+#include "report.hpp"
+
+namespace {
+int usage() {
+  std::fprintf(stderr,
+               "usage: archscan-compare BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise RERUN.json] "
+               "[--out FILE.md]\n");
+  return 2;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace archscan::perf::report;
+  std::string files[2], noise_file, out_file;
+  int positional   = 0;
+  double threshold = 0.05;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next           = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--threshold") {
+      const char* v = next();
+      char* end     = nullptr;
+      if (!v || (threshold = std::strtod(v, &end), *end != '\0') || threshold < 0) return usage();
+    } else if (a == "--noise") {
+      const char* v = next();
+      if (!v) return usage();
+      noise_file = v;
+    } else if (a == "--out") {
+      const char* v = next();
+      if (!v) return usage();
+      out_file = v;
+    } else if (a == "-h" || a == "--help") {
+      usage();
+      return 0;
+    } else if (!a.empty() && a[0] != '-' && positional < 2) {
+      files[positional++] = a;
+    } else {
+      return usage();
+    }
+  }
+  if (positional != 2) return usage();
+  try {
+    const auto baseline  = load_results(files[0]);
+    const auto candidate = load_results(files[1]);
+    std::vector<result> rerun;
+    if (!noise_file.empty()) rerun = load_results(noise_file);
+    const comparison c    = compare(baseline, candidate, threshold, noise_file.empty() ? nullptr : &rerun);
+    const std::string md = markdown_comparison(c);
+    std::fputs(md.c_str(), stdout);
+    if (!out_file.empty()) {
+      std::ofstream f(out_file);
+      f << md;
+      if (!f) throw std::runtime_error("cannot write " + out_file);
+    }
+    return c.failed() ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "archscan-compare: %s\n", e.what());
+    return 2;
+  }
+}

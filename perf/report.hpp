@@ -1,0 +1,118 @@
+#pragma once
+//! \file Pure host C++ (no CUDA): benchmark results, their JSON, markdown tables and the regression
+//! gate of archscan-compare. Unit-tested without a GPU (test/perf/report_test.cpp).
+//!
+//! A result is one case: (algorithm, type, n, implementation). archscan-bench names its Google
+//! Benchmark runs "algorithm/type/n/implementation" (Google Benchmark appends "/iterations:R/
+//! manual_time") and stores its own statistics as counters: `median_us` (median per-call time),
+//! `spread` (relative interquartile range of the per-call times: (q3 - q1) / median), `bytes`
+//! (bytes that must move), `copy_GBps` (device-to-device copy bandwidth measured in the same run).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace archscan::perf::report {
+
+// ---- JSON ----------------------------------------------------------------------------------------------
+
+//! A parsed JSON value (enough of JSON for Google Benchmark's output).
+struct json {
+  using object = std::map<std::string, json>;
+  using array  = std::vector<json>;
+  std::variant<std::nullptr_t, bool, double, std::string, array, object> v;
+
+  bool is_object() const { return std::holds_alternative<object>(v); }
+  bool is_array() const { return std::holds_alternative<array>(v); }
+  bool is_number() const { return std::holds_alternative<double>(v); }
+  bool is_string() const { return std::holds_alternative<std::string>(v); }
+  //! Member `key` of an object, or nullptr when absent or not an object.
+  const json* find(const std::string& key) const;
+};
+
+//! Parses `text`; throws std::runtime_error with the offset on malformed input. Accepts the
+//! non-standard number tokens NaN, Infinity, -Infinity, nan, inf, -inf that benchmark writers emit.
+json parse_json(const std::string& text);
+
+// ---- results -------------------------------------------------------------------------------------------
+
+//! One measured case.
+struct result {
+  std::string algorithm;    //!< "exclusive_scan", "inclusive_scan", "exclusive_scan_by_key", "transform_inclusive_scan"
+  std::string type;         //!< "int8", "int32", "int64", "float", "double", "mat2x2"
+  std::uint64_t n = 0;      //!< items
+  std::string impl;         //!< "cub", "archscan::turing", "thrust::cuda::par", ...
+  double median_us = 0;     //!< median time per call
+  double spread    = 0;     //!< relative interquartile range of the per-call times
+  double bytes     = 0;     //!< bytes that must move per call
+  double copy_GBps = 0;     //!< device-to-device copy bandwidth of the same run (0: unknown)
+
+  double gbps() const { return median_us > 0 ? bytes / (median_us * 1e-6) / 1e9 : 0; }
+  double items_per_s() const { return median_us > 0 ? static_cast<double>(n) / (median_us * 1e-6) : 0; }
+  double copy_fraction() const { return copy_GBps > 0 ? gbps() / copy_GBps : 0; }
+  //! "algorithm/type/n": the case without its implementation.
+  std::string case_key() const;
+  //! "algorithm/type/n/impl".
+  std::string key() const;
+};
+
+//! The implementation every ratio is taken against.
+inline const std::string reference_impl = "cub";
+
+//! Results of one Google Benchmark JSON document written by archscan-bench. Runs with errors and
+//! aggregate rows are left out; repeated runs of one case (--benchmark_repetitions) are merged: the
+//! median of their medians, and the largest of their spreads and of the relative range of medians.
+std::vector<result> parse_results(const std::string& json_text);
+//! parse_results of a file's content; throws std::runtime_error when it cannot be read.
+std::vector<result> load_results(const std::string& path);
+
+//! CUB's time / this time for the same case in `all` (> 1: faster than CUB); 0 when CUB is absent.
+double ratio_to_reference(const result& r, const std::vector<result>& all);
+
+//! Every result as one markdown table, in the given order.
+std::string markdown_table(const std::vector<result>& results);
+//! For each (algorithm, type), the results at its largest n: GB/s, fraction of copy bandwidth, ratio to CUB.
+std::string summary_table(const std::vector<result>& results);
+
+// ---- comparison and regression gate --------------------------------------------------------------------
+
+enum class verdict {
+  unchanged,   //!< within threshold + noise either way
+  faster,      //!< faster beyond threshold + noise
+  slower,      //!< slower, but within threshold + noise
+  regression,  //!< slower beyond threshold + noise: fails the gate
+  missing,     //!< in the baseline only (the candidate lost a case)
+  added,       //!< in the candidate only
+};
+const char* to_string(verdict v);
+
+struct comparison_row {
+  std::string key;
+  double baseline_us  = 0;
+  double candidate_us = 0;
+  double ratio        = 0;  //!< candidate / baseline (> 1: slower)
+  double noise        = 0;  //!< relative noise allowed on top of the threshold
+  verdict outcome     = verdict::unchanged;
+};
+
+struct comparison {
+  std::vector<comparison_row> rows;
+  double threshold = 0;
+  bool noise_from_rerun = false;
+  //! True when some case is a regression: archscan-compare then exits non-zero.
+  bool failed() const;
+};
+
+//! Compares `candidate` with `baseline` case by case. A case is a regression when
+//! candidate / baseline - 1 > threshold + noise, where noise is |rerun / baseline - 1| when `rerun` (a
+//! second run of the baseline build) holds the case, else the larger of the two runs' spreads.
+comparison compare(const std::vector<result>& baseline, const std::vector<result>& candidate, double threshold,
+                   const std::vector<result>* rerun = nullptr);
+
+//! The comparison as a markdown table plus a one-line verdict.
+std::string markdown_comparison(const comparison& c);
+
+}  // namespace archscan::perf::report
