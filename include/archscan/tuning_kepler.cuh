@@ -1,7 +1,62 @@
 #pragma once
-//! \file The kepler family's tuning (placeholder until the family lands; see issue 3).
+//! \file The kepler family's tuning: the advice of *Tuning CUDA Applications for Kepler* (section 1.4)
+//! as named data. Each field carries one recommendation; a tuning derived from `kepler_tuning` that
+//! overrides one field switches that recommendation off (perf/ablations_kepler.cuh), with no code edit.
+//! perf/kepler/TRACEABILITY.md maps every section of 1.4 to these fields.
+
 namespace archscan {
+
+//! How the lanes of a warp exchange values inside a tile.
+enum class warp_exchange_kind {
+  shuffle,        //!< `__shfl_*_sync` register exchange (guide 1.4.3.3)
+  shared_memory,  //!< through a per-warp shared-memory buffer, ordered by `__syncwarp` (the pre-Kepler way)
+};
+
+//! How a tile publishes its status (aggregate or inclusive prefix) to the tiles after it.
+enum class tile_status_kind {
+  packed_word,      //!< flag and value in one 64-bit word, one relaxed atomic store (accumulators <= 4 bytes)
+  flag_and_values,  //!< a 32-bit flag released after the value is written (any accumulator)
+};
+
 struct kepler_tuning {
   using family = kepler_family;
+  static constexpr const char* ablation = "none (baseline: every recommendation on)";
+
+  //! Tile shape by accumulator size (the kernel picks the first row whose size fits).
+  //! `items_per_thread` items live in registers (ILP, guide 1.4.1 and 1.4.4.1); when full tiles would
+  //! give fewer than `fill_blocks_per_sm` blocks per SM, tiles of `small_items_per_thread` are used
+  //! instead (guide 1.4.1: enough blocks to fill the GPU).
+  struct row_4_bytes {  // H100, int32 / float exclusive sum: not yet measured
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 16;
+    static constexpr int small_items_per_thread = 4;
+  };
+  struct row_8_bytes {  // H100, int64 / double exclusive sum: not yet measured
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 12;
+    static constexpr int small_items_per_thread = 3;
+  };
+  struct row_wide {  // H100, 12- and 16-byte accumulators (by-key pairs, user structs): not yet measured
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 6;
+    static constexpr int small_items_per_thread = 2;
+  };
+
+  //! Input loads through the read-only data path (`__ldg`) when the input is a raw pointer (1.4.4.3).
+  static constexpr load_kind load = load_kind::read_only;
+  //! Intra-warp exchange by shuffles rather than shared memory (1.4.3.3).
+  static constexpr warp_exchange_kind warp_exchange = warp_exchange_kind::shuffle;
+  //! Shared-memory word for accumulators whose size is a multiple of 8: one 64-bit access per 8 bytes
+  //! (1.4.3.1); 4 splits them into 32-bit words.
+  static constexpr int smem_word_bytes = 8;
+  //! Shrink tiles when n is small so that every SM gets blocks (1.4.1).
+  static constexpr bool fill_grid         = true;
+  static constexpr int fill_blocks_per_sm = 4;
+  //! Tile status published by one 64-bit atomic word where the accumulator fits (1.4.4.4).
+  static constexpr tile_status_kind tile_status = tile_status_kind::packed_word;
+  //! `__launch_bounds__` minimum blocks per SM; 1 leaves the register count to the compiler (up to
+  //! 255 per thread, 1.4.4.1). Raising it caps registers, e.g. 4 at 256 threads -> 64 (Fermi's 63).
+  static constexpr int min_blocks_per_sm = 1;
 };
+
 }  // namespace archscan

@@ -1,0 +1,76 @@
+#pragma once
+//! \file Ablations of the kepler tuning: each struct switches one recommendation of the Kepler tuning
+//! guide off (by overriding one field of `kepler_tuning`) so that a benchmark, in the same run, can
+//! report its throughput as a ratio to the baseline. perf/kepler/TRACEABILITY.md maps them to 1.4.
+
+#include <tuple>
+
+#include <archscan/tuning.cuh>
+
+namespace archscan::perf {
+
+//! 1.4.3.3: warps exchange through shared memory (ordered by __syncwarp) instead of shuffles.
+struct kepler_smem_exchange : kepler_tuning {
+  static constexpr const char* ablation = "shared-memory warp exchange instead of __shfl_*_sync (1.4.3.3)";
+  static constexpr warp_exchange_kind warp_exchange = warp_exchange_kind::shared_memory;
+};
+
+//! 1.4.3.1, measured where shared memory carries the traffic: the previous ablation with 64-bit
+//! values split into two 32-bit words. Compare with kepler_smem_exchange (its ratio to the baseline).
+struct kepler_smem_exchange_split_words : kepler_smem_exchange {
+  static constexpr const char* ablation = "shared-memory exchange with 64-bit values as 32-bit words (1.4.3.1)";
+  static constexpr int smem_word_bytes = 4;
+};
+
+//! 1.4.3.1 in the baseline (only warp totals pass through shared memory there).
+struct kepler_split_smem_words : kepler_tuning {
+  static constexpr const char* ablation = "64-bit shared-memory values as 32-bit words (1.4.3.1)";
+  static constexpr int smem_word_bytes = 4;
+};
+
+//! 1.4.4.3: ordinary global loads instead of the read-only data path.
+struct kepler_plain_loads : kepler_tuning {
+  static constexpr const char* ablation = "plain loads instead of __ldg (1.4.4.3)";
+  static constexpr load_kind load = load_kind::direct;
+};
+
+//! 1.4.1 / 1.4.4.1: one item per thread (no ILP from registers); tiles of 256 items.
+struct kepler_one_item : kepler_tuning {
+  static constexpr const char* ablation = "one item per thread, no ILP (1.4.1, 1.4.4.1)";
+  struct row_4_bytes : kepler_tuning::row_4_bytes {
+    static constexpr int items_per_thread       = 1;
+    static constexpr int small_items_per_thread = 1;
+  };
+  struct row_8_bytes : kepler_tuning::row_8_bytes {
+    static constexpr int items_per_thread       = 1;
+    static constexpr int small_items_per_thread = 1;
+  };
+  struct row_wide : kepler_tuning::row_wide {
+    static constexpr int items_per_thread       = 1;
+    static constexpr int small_items_per_thread = 1;
+  };
+};
+
+//! 1.4.1: full tiles at every size, even when they leave SMs idle.
+struct kepler_no_grid_fill : kepler_tuning {
+  static constexpr const char* ablation = "no grid-filling tile shrink for small n (1.4.1)";
+  static constexpr bool fill_grid = false;
+};
+
+//! 1.4.4.1: registers capped at 64 per thread (256 threads x 4 blocks), as under Fermi's 63.
+struct kepler_register_cap : kepler_tuning {
+  static constexpr const char* ablation = "registers capped near Fermi's 63 per thread (1.4.4.1)";
+  static constexpr int min_blocks_per_sm = 4;
+};
+
+//! 1.4.4.4: tile status as a released flag plus separate values instead of one atomic 64-bit word.
+struct kepler_flag_and_values : kepler_tuning {
+  static constexpr const char* ablation = "tile status as fenced flag + value, not one 64-bit atomic word (1.4.4.4)";
+  static constexpr tile_status_kind tile_status = tile_status_kind::flag_and_values;
+};
+
+using kepler_ablations =
+    std::tuple<kepler_tuning, kepler_smem_exchange, kepler_smem_exchange_split_words, kepler_split_smem_words,
+               kepler_plain_loads, kepler_one_item, kepler_no_grid_fill, kepler_register_cap, kepler_flag_and_values>;
+
+}  // namespace archscan::perf
