@@ -29,7 +29,8 @@ struct warp_scans {
     if (lane == warp::threads - 1) s.warp_totals[warp_id] = inclusive;
     __syncthreads();
     if (warp_id == 0) {
-      T t = lane < warps ? s.warp_totals[lane] : s.warp_totals[0];
+      // Lanes past the last warp scan a placeholder of their own (never read another lane's slot).
+      T t = lane < warps ? s.warp_totals[lane] : inclusive;
       t   = warp::inclusive_scan(t, op);
       if (lane < warps) s.warp_totals[lane] = t;  // now inclusive prefixes of warp totals
     }

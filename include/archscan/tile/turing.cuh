@@ -1,0 +1,250 @@
+#pragma once
+//! \file The turing family's tile: load, scan and store one tile of `block_threads * items_per_thread`
+//! items, taking its exclusive prefix from the tiles before it by decoupled look-back (lookback.cuh).
+//!
+//! Per tile: coalesced warp-striped loads into registers (all of the tile's input is read before any
+//! of its output is written, and only the tile's own range, so in-place scans are safe), a per-warp
+//! transpose to the blocked arrangement, a thread-local reduction, a block-wide exclusive scan of the
+//! thread totals (block/warp_scans.cuh), the look-back by warp 0, a thread-local rescan from the
+//! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
+//! plus one state per tile.
+//!
+//! Partial tiles pad their missing items with a copy of the tile's first item (no identity is needed):
+//! padding sits after every real item, so it reaches no real output, only the last tile's aggregate,
+//! which no tile reads.
+//!
+//! Barriers: four `__syncthreads` per tile (tile id, two in the block scan, the prefix broadcast),
+//! all reached by every thread of the block: the loop's exit condition is read from shared memory
+//! after a barrier, so it is uniform.
+
+#include <cstdint>
+#include <type_traits>
+
+#include <archscan/block/warp_scans.cuh>
+#include <archscan/block/warp_transpose.cuh>
+#include <archscan/detail/problem.cuh>
+#include <archscan/tile/lookback.cuh>
+#include <archscan/tuning.cuh>
+
+namespace archscan::tile {
+
+template <class Problem, class Tuning>
+struct turing {
+  using T   = typename Problem::accum_type;
+  using row = typename Tuning::template row<sizeof(T)>;
+  static constexpr int threads = row::block_threads;
+  static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
+
+  __host__ __device__ static constexpr std::size_t align_up(std::size_t b, std::size_t a) { return (b + a - 1) / a * a; }
+  //! Shared memory of a tile with `Items` per thread (transpose buffer, block scan, broadcasts).
+  template <int Items>
+  static constexpr std::size_t smem_for() {
+    const std::size_t buffer = Tuning::warp_transpose ? sizeof(T) * block::warp_transpose<T, threads, Items>::slots : 0;
+    const std::size_t scans  = sizeof(typename block::warp_scans<T, threads>::storage);
+    return align_up(buffer, 16) + align_up(scans, 16) + align_up(sizeof(T), 16) + 16;
+  }
+  //! Without the opt-in (guide 4.3.1) a tile must fit in the 48 KiB every block may use.
+  template <int Items>
+  static constexpr int fitted_items() {
+    if constexpr (Tuning::opt_in_large_smem || Items <= 1) {
+      return Items;
+    } else if constexpr (smem_for<Items>() <= 48 * 1024) {
+      return Items;
+    } else {
+      return fitted_items<Items - 1>();
+    }
+  }
+  static constexpr int items      = fitted_items<row::items_per_thread>();
+  static constexpr int tile_items = threads * items;
+  static constexpr int smem_bytes = static_cast<int>(smem_for<items>());
+  static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
+
+  using transpose = block::warp_transpose<T, threads, items>;
+  using scan      = block::warp_scans<T, threads>;
+  using states_t  = lookback_states<T>;
+  using look      = lookback<T, Tuning>;
+
+  //! Carved out of the kernel's dynamic shared memory (raw bytes: T need not be trivially constructible).
+  struct smem_view {
+    T* transpose_slots;
+    typename scan::storage* scan_storage;
+    T* tile_prefix;
+    std::int64_t* tile_ids;  //!< two slots, used alternately, so no barrier ends a tile
+
+    __device__ explicit smem_view(unsigned char* raw) {
+      std::size_t at  = 0;
+      transpose_slots = reinterpret_cast<T*>(raw);
+      at += Tuning::warp_transpose ? align_up(sizeof(T) * transpose::slots, 16) : 0;
+      scan_storage = reinterpret_cast<typename scan::storage*>(raw + at);
+      at += align_up(sizeof(typename scan::storage), 16);
+      tile_prefix = reinterpret_cast<T*>(raw + at);
+      at += align_up(sizeof(T), 16);
+      tile_ids = reinterpret_cast<std::int64_t*>(raw + at);
+    }
+  };
+
+  //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
+  __device__ static void scan_single(const Problem& p, unsigned char* raw) {
+    const smem_view s(raw);
+    run_tile<false>(p, 0, s, states_t{});
+  }
+
+  //! Takes tiles from the counter until none is left (one tile when Tuning::schedule is one_per_block).
+  __device__ static void scan_tiles(const Problem& p, const states_t& st, std::int64_t tiles, unsigned char* raw) {
+    const smem_view s(raw);
+    for (int round = 0;; ++round) {
+      if (threadIdx.x == 0) s.tile_ids[round & 1] = look::next_tile(st);
+      __syncthreads();
+      const std::int64_t tile = s.tile_ids[round & 1];
+      if (tile >= tiles) return;  // uniform: every thread read the same id after the barrier
+      run_tile<true>(p, tile, s, st);
+      if constexpr (Tuning::schedule == tile_schedule::one_per_block) return;
+    }
+  }
+
+  //! Marks every tile invalid (before the scan kernel, in stream order) and zeroes the counter.
+  __device__ static void init_states(const states_t& st, std::int64_t tiles) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < tiles) st.init(i);
+    if (i == 0) *st.d_counter = 0ull;
+  }
+
+ private:
+  template <bool Lookback>
+  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, const states_t& st) {
+    const std::int64_t base = tile * tile_items;
+    const std::int64_t left = p.n - base;
+    const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
+    const int lane          = static_cast<int>(threadIdx.x) % 32;
+    const int warp_id       = static_cast<int>(threadIdx.x) / 32;
+
+    // Load. This thread's items sit at offsets start + k * stride of the tile. With narrow index
+    // arithmetic (guide 4.1.4) the iterators advance once per thread (64-bit) and items are constant
+    // 32-bit offsets from there; otherwise every access forms its 64-bit index.
+    const int start = Tuning::warp_transpose ? warp_id * transpose::warp_items + lane : static_cast<int>(threadIdx.x) * items;
+    Problem q = p;
+    if constexpr (Tuning::narrow_index_arithmetic) {
+      q.in  = p.in + (base + start);
+      q.out = p.out + (base + start);
+    }
+    const std::int64_t first = base + start;  // global index of this thread's first item
+    const bool full = rest == tile_items;
+    T x[items];
+    if (full) {  // no predicates: constant offsets from one address
+#pragma unroll
+      for (int k = 0; k < items; ++k) x[k] = load(q, p, first, k * stride);
+    } else {  // predicated loads; missing items repeat the tile's first item
+      const T fill = load(q, p, first, -start);
+#pragma unroll
+      for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
+    }
+    // Items in the striped order of the stores, kept only where `finish` needs them.
+    T striped_items[Problem::finish_type::needs_item && Tuning::warp_transpose ? items : 1];
+    if constexpr (Problem::finish_type::needs_item && Tuning::warp_transpose) {
+#pragma unroll
+      for (int k = 0; k < items; ++k) striped_items[k] = x[k];
+    }
+    if constexpr (Tuning::warp_transpose) transpose::striped_to_blocked(x, s.transpose_slots);
+
+    // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
+    const T thread_total = reduce(x, p.op);
+    T thread_exclusive;
+    const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
+
+    // The tile's exclusive prefix: the seed for tile 0 (if any), else the look-back's answer.
+    if constexpr (Lookback) {
+      if (warp_id == 0) {
+        if constexpr (Tuning::starve_every > 0) {
+          if (tile % Tuning::starve_every == Tuning::starve_every - 1) starve();
+        }
+        if (tile == 0) {
+          if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
+        } else {
+          if (lane == 0) st.publish(tile, status_aggregate, aggregate);
+          const T prefix = look::exclusive_prefix(st, tile, p.op);
+          if (lane == 0) {
+            st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
+            *s.tile_prefix = prefix;
+          }
+        }
+      }
+      __syncthreads();
+    }
+    const bool tile_has_prefix = tile > 0 || Problem::has_seed;
+    const T tile_prefix        = tile > 0 ? *s.tile_prefix : p.seed;
+
+    // This thread's prefix, then the rescan of its items in place.
+    T running              = tile_prefix;
+    bool running_valid     = tile_has_prefix;
+    if (threadIdx.x > 0) {
+      running       = running_valid ? T(p.op(tile_prefix, thread_exclusive)) : thread_exclusive;
+      running_valid = true;
+    }
+    T y[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const T inclusive = running_valid ? T(p.op(running, x[j])) : x[j];
+      y[j]              = Problem::exclusive ? running : inclusive;  // exclusive: always seeded
+      running           = inclusive;
+      running_valid     = true;
+    }
+
+    // Store, in the striped order when transposing (coalesced), else blocked.
+    if constexpr (Tuning::warp_transpose) transpose::blocked_to_striped(y, s.transpose_slots);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (full || start + k * stride < rest) {
+        if constexpr (!Problem::finish_type::needs_item) {
+          store(q, p, first, k * stride, y[k], y[k]);
+        } else if constexpr (Tuning::warp_transpose) {
+          store(q, p, first, k * stride, y[k], striped_items[k]);
+        } else {
+          store(q, p, first, k * stride, y[k], x[k]);
+        }
+      }
+    }
+  }
+
+  static constexpr int stride = Tuning::warp_transpose ? 32 : 1;
+
+  //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
+  __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {
+    using in_t = typename Problem::input_iterator;
+    if constexpr (Tuning::load == load_kind::read_only && std::is_pointer_v<in_t>) {
+      using v_t = std::remove_cv_t<std::remove_pointer_t<in_t>>;
+      if constexpr (std::is_arithmetic_v<v_t> && !std::is_same_v<v_t, bool>) {
+        return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
+      }
+    }
+    if constexpr (Tuning::narrow_index_arithmetic) return q.load(off);
+    return p.load(first + off);
+  }
+
+  __device__ __forceinline__ static void store(const Problem& q, const Problem& p, std::int64_t first, int off,
+                                               const T& scanned, const T& item) {
+    if constexpr (Tuning::narrow_index_arithmetic) {
+      q.store(off, scanned, item);
+    } else {
+      p.store(first + off, scanned, item);
+    }
+  }
+
+  template <class Op>
+  __device__ __forceinline__ static T reduce(const T (&x)[items], Op op) {
+    T level[items];
+#pragma unroll
+    for (int j = 0; j < items; ++j) level[j] = x[j];
+#pragma unroll
+    for (int width = 1; width < items; width *= 2) {
+#pragma unroll
+      for (int j = 0; j + width < items; j += 2 * width) level[j] = op(level[j], level[j + width]);
+    }
+    return level[0];
+  }
+
+  __device__ static void starve() {
+    for (unsigned slept = 0; slept < Tuning::starve_ns; slept += 1000) __nanosleep(1000);
+  }
+};
+
+}  // namespace archscan::tile

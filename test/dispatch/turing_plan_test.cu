@@ -1,0 +1,89 @@
+// The turing family's planning arithmetic: tiles, tile-state storage, grid and carveout, up to 2^40 items.
+
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <archscan/dispatch/turing.cuh>
+
+namespace {
+
+using archscan::dispatch::make_turing_plan;
+using archscan::dispatch::turing_fit_carveout;
+using archscan::dispatch::turing_grid;
+
+std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+TEST(TuringPlan, OneTileNeedsNoTemporaryStorage) {
+  for (std::int64_t n : {1, 2, 4095, 4096}) {
+    for (std::size_t bytes : {1u, 4u, 8u, 16u, 40u}) {
+      const auto plan = make_turing_plan(n, 4096, bytes);
+      EXPECT_EQ(plan.tiles, 1) << n;
+      EXPECT_EQ(plan.temp_bytes, 0u) << n;
+    }
+  }
+  EXPECT_EQ(make_turing_plan(0, 4096, 4).tiles, 0);
+}
+
+TEST(TuringPlan, PackedStatesUpToTwoToTheForty) {
+  for (int k = 12; k <= 40; ++k) {
+    for (std::int64_t delta : {-1, 0, 1}) {
+      const std::int64_t n = (std::int64_t{1} << k) + delta;
+      const int tile       = 4096;
+      const auto plan      = make_turing_plan(n, tile, 4);
+      const std::int64_t tiles = (n + tile - 1) / tile;
+      ASSERT_EQ(plan.tiles, tiles) << n;
+      if (tiles == 1) {
+        EXPECT_EQ(plan.temp_bytes, 0u);
+        continue;
+      }
+      EXPECT_TRUE(plan.packed);
+      EXPECT_EQ(plan.counter_offset, 0u);
+      EXPECT_EQ(plan.status_offset, 256u);
+      EXPECT_EQ(plan.temp_bytes, 256 + up256(8 * static_cast<std::size_t>(tiles))) << n;
+    }
+  }
+}
+
+TEST(TuringPlan, FlaggedStatesForLargerAccumulators) {
+  for (std::size_t bytes : {5u, 8u, 12u, 16u, 40u}) {
+    const std::int64_t n = (std::int64_t{1} << 40) + 3;
+    const int tile       = 2048;
+    const auto plan      = make_turing_plan(n, tile, bytes);
+    const auto tiles     = static_cast<std::size_t>((n + tile - 1) / tile);
+    EXPECT_FALSE(plan.packed);
+    EXPECT_EQ(plan.tiles, static_cast<std::int64_t>(tiles));
+    // counter | status flags | aggregates | inclusive prefixes, each 256-byte aligned and disjoint
+    EXPECT_EQ(plan.status_offset, 256u);
+    EXPECT_EQ(plan.aggregates_offset, plan.status_offset + up256(4 * tiles));
+    EXPECT_EQ(plan.inclusives_offset, plan.aggregates_offset + up256(bytes * tiles));
+    EXPECT_EQ(plan.temp_bytes, plan.inclusives_offset + up256(bytes * tiles));
+    EXPECT_EQ(plan.aggregates_offset % 256, 0u);
+    EXPECT_EQ(plan.inclusives_offset % 256, 0u);
+  }
+}
+
+TEST(TuringPlan, TwoToTheFortyInt32) {
+  constexpr auto plan = make_turing_plan(std::int64_t{1} << 40, 4096, 4);  // constexpr: pure arithmetic
+  static_assert(plan.tiles == (std::int64_t{1} << 28));
+  EXPECT_EQ(plan.temp_bytes, 256 + (std::size_t{1} << 31));  // 2^28 words of 8 bytes
+}
+
+TEST(TuringPlan, GridIsResidentBlocksOrTiles) {
+  using archscan::tile_schedule;
+  EXPECT_EQ(turing_grid(1000000, tile_schedule::resident, 132, 5), 660);
+  EXPECT_EQ(turing_grid(100, tile_schedule::resident, 132, 5), 100);
+  EXPECT_EQ(turing_grid(std::int64_t{1} << 28, tile_schedule::one_per_block, 132, 5), std::int64_t{1} << 28);
+}
+
+TEST(TuringPlan, CarveoutFitsTheResidentBlocks) {
+  // H100: 228 KiB per SM; 5 blocks of 16.6 KiB + 1 KiB reserved each need 88 KiB: 39 %.
+  const int smem = 16 * 1024 + 640;
+  const int pct  = turing_fit_carveout(5, smem, 1024, 228 * 1024);
+  EXPECT_GE(pct * 228 * 1024, 100 * 5 * (smem + 1024));
+  EXPECT_LT((pct - 1) * 228 * 1024, 100 * 5 * (smem + 1024));
+  EXPECT_EQ(turing_fit_carveout(64, 64 * 1024, 0, 64 * 1024), 100);  // clamped
+  EXPECT_EQ(turing_fit_carveout(0, 1024, 0, 64 * 1024), 1);
+}
+
+}  // namespace

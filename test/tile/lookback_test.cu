@@ -1,0 +1,123 @@
+// Decoupled look-back under starvation: chosen tiles sleep ~100 us before publishing anything, so
+// their successors must wait (bounded, backing off) and still combine every predecessor in order.
+// Runs through the public Thrust API with tunings derived from turing_tuning.
+
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include <thrust/device_vector.h>
+#include <thrust/functional.h>
+
+#include <archscan/archscan.cuh>
+
+#include "support/gpu.cuh"
+
+namespace {
+
+//! Every 7th tile sleeps 100 us before publishing its aggregate.
+struct starving_tuning : archscan::turing_tuning {
+  static constexpr int starve_every   = 7;
+  static constexpr unsigned starve_ns = 100000;
+};
+//! The same, one predecessor per look-back step and one tile per block (the other code paths).
+struct starving_narrow_tuning : starving_tuning {
+  static constexpr int lookback_window               = 1;
+  static constexpr archscan::tile_schedule schedule  = archscan::tile_schedule::one_per_block;
+};
+
+//! x -> a * x + b (mod 2^32), plus a count: 12 bytes; composition is associative, not commutative.
+struct affine {
+  std::uint32_t a, b, count;
+};
+struct compose {  // apply l first, then r
+  __host__ __device__ affine operator()(const affine& l, const affine& r) const {
+    return affine{r.a * l.a, r.a * l.b + r.b, l.count + r.count};
+  }
+};
+bool operator==(const affine& x, const affine& y) { return x.a == y.a && x.b == y.b && x.count == y.count; }
+
+template <class T>
+void poison(thrust::device_vector<T>& v) {
+  ASSERT_EQ(cudaSuccess, cudaMemset(thrust::raw_pointer_cast(v.data()), 0xA5, v.size() * sizeof(T)));
+}
+
+std::vector<std::int64_t> sizes() {
+  // one tile, tile edges, and enough tiles that a look-back crosses several 32-tile windows
+  return {1, 1791, 1793, 4095, 4097, 50 * 4096 + 123, 300 * 4096 + 7};
+}
+
+template <class Tuning>
+void check_int32() {
+  const archscan::policy<Tuning> policy{};
+  std::mt19937 rng(1234);
+  std::uniform_int_distribution<int> dist(-1000, 1000);
+  for (const std::int64_t n : sizes()) {
+    std::vector<int> h(static_cast<std::size_t>(n));
+    for (auto& x : h) x = dist(rng);
+    std::vector<int> expect(h.size());
+    thrust::device_vector<int> d_in(h.begin(), h.end());
+    thrust::device_vector<int> d_out(h.size());
+
+    poison(d_out);
+    thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin());
+    std::inclusive_scan(h.begin(), h.end(), expect.begin());
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    std::vector<int> got(d_out.begin(), d_out.end());
+    ASSERT_EQ(got, expect) << "inclusive, n = " << n;
+
+    poison(d_out);
+    thrust::exclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin(), 17);
+    std::exclusive_scan(h.begin(), h.end(), expect.begin(), 17);
+    got.assign(d_out.begin(), d_out.end());
+    ASSERT_EQ(got, expect) << "exclusive, n = " << n;
+  }
+}
+
+template <class Tuning>
+void check_affine() {
+  const archscan::policy<Tuning> policy{};
+  std::mt19937 rng(99);
+  for (const std::int64_t n : sizes()) {
+    std::vector<affine> h(static_cast<std::size_t>(n));
+    for (auto& f : h) f = affine{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng()), 1u};
+    std::vector<affine> expect(h.size());
+    affine run = h[0];
+    expect[0]  = run;
+    for (std::size_t i = 1; i < h.size(); ++i) expect[i] = run = compose{}(run, h[i]);
+
+    thrust::device_vector<affine> d_in(h.begin(), h.end());
+    thrust::device_vector<affine> d_out(h.size());
+    poison(d_out);
+    thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin(), compose{});
+    std::vector<affine> got(d_out.begin(), d_out.end());
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(got[i] == expect[i]) << "n = " << n << ", i = " << i;
+
+    // in place, with a seed on the left
+    const affine seed{3u, 5u, 0u};
+    thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_in.begin(), seed, compose{});
+    run = seed;
+    for (std::size_t i = 0; i < h.size(); ++i) expect[i] = run = compose{}(run, h[i]);
+    got.assign(d_in.begin(), d_in.end());
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(got[i] == expect[i]) << "seeded, n = " << n << ", i = " << i;
+  }
+}
+
+TEST(LookbackStarvation, Int32WithDelayedTiles) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_int32<starving_tuning>();
+}
+
+TEST(LookbackStarvation, NonCommutativeStructWithDelayedTiles) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_affine<starving_tuning>();
+}
+
+TEST(LookbackStarvation, OnePredecessorAtATimeOneTilePerBlock) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_int32<starving_narrow_tuning>();
+  check_affine<starving_narrow_tuning>();
+}
+
+}  // namespace
