@@ -3,6 +3,7 @@
 // Runs through the public Thrust API with tunings derived from turing_tuning.
 
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -44,8 +45,11 @@ void poison(thrust::device_vector<T>& v) {
 }
 
 std::vector<std::int64_t> sizes() {
-  // one tile, tile edges, and enough tiles that a look-back crosses several 32-tile windows
-  return {1, 1791, 1793, 4095, 4097, 50 * 4096 + 123, 300 * 4096 + 7};
+  // one tile, tile edges, and enough tiles that a look-back crosses 32-tile windows
+  // (ARCHSCAN_TEST_SHORT, set under compute-sanitizer, drops the largest size)
+  std::vector<std::int64_t> s = {1, 1791, 1793, 4095, 4097, 50 * 4096 + 123};
+  if (std::getenv("ARCHSCAN_TEST_SHORT") == nullptr) s.push_back(300 * 4096 + 7);
+  return s;
 }
 
 template <class Tuning>
@@ -104,17 +108,17 @@ void check_affine() {
   }
 }
 
-TEST(LookbackStarvation, Int32WithDelayedTiles) {
+TEST(TuringLookbackStarvation, Int32WithDelayedTiles) {
   ARCHSCAN_REQUIRE_GPU();
   check_int32<starving_tuning>();
 }
 
-TEST(LookbackStarvation, NonCommutativeStructWithDelayedTiles) {
+TEST(TuringLookbackStarvation, NonCommutativeStructWithDelayedTiles) {
   ARCHSCAN_REQUIRE_GPU();
   check_affine<starving_tuning>();
 }
 
-TEST(LookbackStarvation, OnePredecessorAtATimeOneTilePerBlock) {
+TEST(TuringLookbackStarvation, OnePredecessorAtATimeOneTilePerBlock) {
   ARCHSCAN_REQUIRE_GPU();
   check_int32<starving_narrow_tuning>();
   check_affine<starving_narrow_tuning>();

@@ -13,9 +13,9 @@
 //! padding sits after every real item, so it reaches no real output, only the last tile's aggregate,
 //! which no tile reads.
 //!
-//! Barriers: four `__syncthreads` per tile (tile id, two in the block scan, the prefix broadcast),
-//! all reached by every thread of the block: the loop's exit condition is read from shared memory
-//! after a barrier, so it is uniform.
+//! Barriers: three `__syncthreads` per tile (two in the block scan, the prefix broadcast), all
+//! reached by every thread of the block: the loop's exit condition is a tile id read from shared
+//! memory after a barrier, so it is uniform.
 
 #include <cstdint>
 #include <type_traits>
@@ -86,19 +86,25 @@ struct turing {
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
   __device__ static void scan_single(const Problem& p, unsigned char* raw) {
     const smem_view s(raw);
-    run_tile<false>(p, 0, s, states_t{});
+    run_tile<false>(p, 0, s, states_t{}, nullptr);
   }
 
   //! Takes tiles from the counter until none is left (one tile when Tuning::schedule is one_per_block).
+  //! A resident block takes its next tile id while its current tile's loads are in flight, so the
+  //! atomic's latency hides behind them. Progress still holds: a block works on its tiles in
+  //! increasing order and a tile waits only for smaller ids, so the smallest unfinished tile is
+  //! always being worked on.
   __device__ static void scan_tiles(const Problem& p, const states_t& st, std::int64_t tiles, unsigned char* raw) {
     const smem_view s(raw);
+    if (threadIdx.x == 0) s.tile_ids[0] = look::next_tile(st);
+    __syncthreads();
     for (int round = 0;; ++round) {
-      if (threadIdx.x == 0) s.tile_ids[round & 1] = look::next_tile(st);
-      __syncthreads();
       const std::int64_t tile = s.tile_ids[round & 1];
-      if (tile >= tiles) return;  // uniform: every thread read the same id after the barrier
-      run_tile<true>(p, tile, s, st);
-      if constexpr (Tuning::schedule == tile_schedule::one_per_block) return;
+      if (tile >= tiles) return;  // uniform: every thread read the same id after a barrier
+      constexpr bool resident = Tuning::schedule == tile_schedule::resident;
+      // The other slot was last read before this round's barriers; it is read next after them.
+      run_tile<true>(p, tile, s, st, resident ? &s.tile_ids[(round + 1) & 1] : nullptr);
+      if constexpr (!resident) return;
     }
   }
 
@@ -111,7 +117,8 @@ struct turing {
 
  private:
   template <bool Lookback>
-  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, const states_t& st) {
+  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, const states_t& st,
+                                  std::int64_t* next_tile_slot) {
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
@@ -138,6 +145,7 @@ struct turing {
 #pragma unroll
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
+    if (next_tile_slot != nullptr && threadIdx.x == 0) *next_tile_slot = look::next_tile(st);  // read after the barriers below
     // Items in the striped order of the stores, kept only where `finish` needs them.
     T striped_items[Problem::finish_type::needs_item && Tuning::warp_transpose ? items : 1];
     if constexpr (Problem::finish_type::needs_item && Tuning::warp_transpose) {
