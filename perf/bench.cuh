@@ -1,0 +1,337 @@
+#pragma once
+//! \file archscan-bench's cases: one template per algorithm, instantiated in one translation unit per
+//! algorithm (bench_<algorithm>.cu) so that each compiles in reasonable time.
+//!
+//! A case is (algorithm, value type, n, implementation). Its Google Benchmark name is
+//! "algorithm/type/n/implementation"; it runs `reps` iterations, each one timed call (CUDA events,
+//! state.SetIterationTime), after `warmup` untimed calls and, unless --hot, an L2 flush before each
+//! timed call. Google Benchmark's own time is the mean of the iterations; the statistics we report are
+//! our own counters: `median_us`, `spread` ((q3 - q1) / median), GB/s and Gitems/s from the median.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/transform_scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "common.cuh"
+#include "policies.cuh"
+#include "report.hpp"
+
+namespace archscan::perf::bench {
+
+// ---- run-wide settings and results (bench_main.cu) ----------------------------------------------------
+
+struct settings {
+  bool hot   = false;  //!< skip the L2 flush
+  int warmup = 2;
+  int reps   = 15;
+  std::vector<int> log2_sizes;
+  double copy_GBps = 0;     //!< measured at start
+  cudaDeviceProp prop{};
+  std::size_t usable_bytes = 0;  //!< device memory a case may use
+};
+settings& config();
+cudaStream_t stream();
+l2_flusher& flusher();
+//! Every measured case, in run order (for the markdown table).
+std::vector<report::result>& recorded();
+//! CUB's median per case key ("algorithm/type/n") of this run, for the ratio counter.
+std::map<std::string, double>& cub_medians();
+//! Set when any result differs from CUB's or a CUDA call fails: the program then exits non-zero.
+bool& failed();
+
+// ---- value types ----------------------------------------------------------------------------------------
+
+//! The user type: a 2x2 matrix of 32-bit integers mod 2^32; its product is associative, not commutative.
+struct mat2x2 {
+  std::uint32_t a, b, c, d;
+};
+struct mat_mul {
+  __host__ __device__ mat2x2 operator()(const mat2x2& x, const mat2x2& y) const {
+    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+  }
+};
+struct random_mat {
+  __host__ __device__ mat2x2 operator()(std::uint64_t h) const {
+    return {static_cast<std::uint32_t>(h & 7) + 1, static_cast<std::uint32_t>((h >> 8) & 7),
+            static_cast<std::uint32_t>((h >> 16) & 7), static_cast<std::uint32_t>((h >> 24) & 7) + 1};
+  }
+};
+
+//! Name, operator, identity and input generator of each measured value type.
+template <class T>
+struct value_traits {
+  using op  = ::cuda::std::plus<T>;  // typed: every implementation accumulates in T
+  using gen = random_value<T>;
+  static T identity() { return T{}; }
+  static const char* name() {
+    if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+    else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+    else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+    else if constexpr (std::is_same_v<T, float>) return "float";
+    else return "double";
+  }
+};
+template <>
+struct value_traits<mat2x2> {
+  using op  = mat_mul;
+  using gen = random_mat;
+  static mat2x2 identity() { return {1, 0, 0, 1}; }
+  static const char* name() { return "mat2x2"; }
+};
+
+//! The transform of transform_inclusive_scan: x + x (for the matrix: a shear that keeps it invertible-ish).
+struct twice {
+  template <class T>
+  __host__ __device__ T operator()(const T& x) const {
+    if constexpr (std::is_same_v<T, mat2x2>) return {x.a, x.b + x.a, x.c, x.d + x.c};
+    else return static_cast<T>(x + x);
+  }
+};
+
+using key_type = std::int32_t;
+//! By-key inputs: runs of this many equal keys (not a power of two, so runs straddle tiles anywhere).
+constexpr std::size_t key_run = 100;
+
+// ---- one case's data ---------------------------------------------------------------------------------
+
+template <class T>
+struct case_data {
+  std::size_t n = 0;
+  device_buffer<T> in, out, ref;
+  device_buffer<key_type> keys;
+  device_buffer<unsigned char> cub_temp;
+  std::size_t cub_temp_bytes = 0;
+};
+
+//! The one live case's buffers (type-erased), for all algorithms and types: a new case frees the old
+//! case's memory before allocating its own.
+struct case_slot {
+  std::string key;
+  std::shared_ptr<void> data;
+};
+case_slot& slot();
+
+void fill_keys(key_type* keys, std::size_t n, cudaStream_t s);
+
+// ---- the algorithms ------------------------------------------------------------------------------------
+// Each has a name, whether it reads keys, the CUB call (temp == nullptr: size query) and the Thrust-style
+// call for any policy (archscan's and thrust::cuda's).
+
+struct exclusive_scan_alg {
+  static constexpr const char* name = "exclusive_scan";
+  static constexpr bool keyed       = false;
+  template <class T>
+  static cudaError_t cub(void* temp, std::size_t& bytes, const case_data<T>& d, T* out, cudaStream_t s) {
+    return cub::DeviceScan::ExclusiveScan(temp, bytes, d.in.get(), out, typename value_traits<T>::op{},
+                                          value_traits<T>::identity(), static_cast<std::int64_t>(d.n), s);
+  }
+  template <class T, class Policy>
+  static void call(const Policy& p, const case_data<T>& d, T* out) {
+    thrust::exclusive_scan(p, d.in.get(), d.in.get() + d.n, out, value_traits<T>::identity(),
+                           typename value_traits<T>::op{});
+  }
+};
+
+struct inclusive_scan_alg {
+  static constexpr const char* name = "inclusive_scan";
+  static constexpr bool keyed       = false;
+  template <class T>
+  static cudaError_t cub(void* temp, std::size_t& bytes, const case_data<T>& d, T* out, cudaStream_t s) {
+    return cub::DeviceScan::InclusiveScan(temp, bytes, d.in.get(), out, typename value_traits<T>::op{},
+                                          static_cast<std::int64_t>(d.n), s);
+  }
+  template <class T, class Policy>
+  static void call(const Policy& p, const case_data<T>& d, T* out) {
+    thrust::inclusive_scan(p, d.in.get(), d.in.get() + d.n, out, typename value_traits<T>::op{});
+  }
+};
+
+struct exclusive_scan_by_key_alg {
+  static constexpr const char* name = "exclusive_scan_by_key";
+  static constexpr bool keyed       = true;
+  template <class T>
+  static cudaError_t cub(void* temp, std::size_t& bytes, const case_data<T>& d, T* out, cudaStream_t s) {
+    return cub::DeviceScan::ExclusiveScanByKey(temp, bytes, d.keys.get(), d.in.get(), out,
+                                               typename value_traits<T>::op{}, value_traits<T>::identity(),
+                                               static_cast<std::int64_t>(d.n), ::cuda::std::equal_to<key_type>{}, s);
+  }
+  template <class T, class Policy>
+  static void call(const Policy& p, const case_data<T>& d, T* out) {
+    thrust::exclusive_scan_by_key(p, d.keys.get(), d.keys.get() + d.n, d.in.get(), out, value_traits<T>::identity(),
+                                  ::cuda::std::equal_to<key_type>{}, typename value_traits<T>::op{});
+  }
+};
+
+struct transform_inclusive_scan_alg {
+  static constexpr const char* name = "transform_inclusive_scan";
+  static constexpr bool keyed       = false;
+  template <class T>
+  static cudaError_t cub(void* temp, std::size_t& bytes, const case_data<T>& d, T* out, cudaStream_t s) {
+    return cub::DeviceScan::InclusiveScan(temp, bytes, thrust::make_transform_iterator(d.in.get(), twice{}), out,
+                                          typename value_traits<T>::op{}, static_cast<std::int64_t>(d.n), s);
+  }
+  template <class T, class Policy>
+  static void call(const Policy& p, const case_data<T>& d, T* out) {
+    thrust::transform_inclusive_scan(p, d.in.get(), d.in.get() + d.n, out, twice{}, typename value_traits<T>::op{});
+  }
+};
+
+//! Bytes that must move per call: input read, output written, keys read.
+template <class Alg, class T>
+constexpr double bytes_moved(std::size_t n) {
+  return static_cast<double>(n) * (2.0 * sizeof(T) + (Alg::keyed ? sizeof(key_type) : 0));
+}
+
+template <class Alg, class T>
+case_data<T>& current_case(std::size_t n) {
+  case_slot& cs          = slot();
+  const std::string want = std::string(Alg::name) + "/" + value_traits<T>::name() + "/" + std::to_string(n);
+  if (cs.key != want) {
+    cs.data.reset();
+    cs.key.clear();
+    auto d = std::make_shared<case_data<T>>();
+    d->n   = n;
+    d->in  = device_buffer<T>(n);
+    d->out = device_buffer<T>(n);
+    d->ref = device_buffer<T>(n);
+    const cudaStream_t s = stream();
+    fill_random(d->in.get(), n, 0xa5ca0000u ^ n, s, typename value_traits<T>::gen{});
+    if (Alg::keyed) {
+      d->keys = device_buffer<key_type>(n);
+      fill_keys(d->keys.get(), n, s);
+    }
+    check(Alg::cub(nullptr, d->cub_temp_bytes, *d, d->ref.get(), s), "CUB temporary storage query");
+    d->cub_temp = device_buffer<unsigned char>(d->cub_temp_bytes);
+    check(Alg::cub(d->cub_temp.get(), d->cub_temp_bytes, *d, d->ref.get(), s), "CUB reference scan");
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize (reference)");
+    cs.data = d;
+    cs.key  = want;
+  }
+  return *static_cast<case_data<T>*>(cs.data.get());
+}
+
+//! Measures one case: check against CUB once, warm up, then `reps` timed iterations.
+template <class Alg, class T, class Call>
+void measure(benchmark::State& state, const std::string& impl, std::size_t n, Call call) {
+  const std::string case_key = std::string(Alg::name) + "/" + value_traits<T>::name() + "/" + std::to_string(n);
+  try {
+    case_data<T>& d      = current_case<Alg, T>(n);
+    const cudaStream_t s = stream();
+    if (impl != report::reference_impl) {  // CUB is the reference itself
+      check(cudaMemsetAsync(d.out.get(), 0, n * sizeof(T), s), "cudaMemsetAsync");
+      call(d, d.out.get());
+      const mismatch_report m = compare(d.out.get(), d.ref.get(), n, s);
+      if (m.count) {
+        failed() = true;
+        const std::string msg = std::to_string(m.count) + " items differ from CUB, first at " + std::to_string(m.first);
+        std::fprintf(stderr, "MISMATCH: %s/%s: %s\n", case_key.c_str(), impl.c_str(), msg.c_str());
+        state.SkipWithError(("MISMATCH: " + msg).c_str());
+        return;
+      }
+    }
+    for (int i = 0; i < config().warmup; ++i) call(d, d.out.get());
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up)");
+
+    event_timer timer;
+    std::vector<double> ms;
+    ms.reserve(static_cast<std::size_t>(config().reps));
+    for (auto _ : state) {
+      if (!config().hot) flusher().flush(s);
+      const double t = timer.time_ms(s, [&] { call(d, d.out.get()); });
+      state.SetIterationTime(t * 1e-3);
+      ms.push_back(t);
+    }
+
+    report::result r;
+    r.algorithm = Alg::name;
+    r.type      = value_traits<T>::name();
+    r.n         = n;
+    r.impl      = impl;
+    r.median_us = median(ms) * 1e3;
+    r.spread    = r.median_us > 0 ? (quantile(ms, 0.75) - quantile(ms, 0.25)) * 1e3 / r.median_us : 0;
+    r.bytes     = bytes_moved<Alg, T>(n);
+    r.copy_GBps = config().copy_GBps;
+    if (impl == report::reference_impl) cub_medians()[case_key] = r.median_us;
+    const auto cub = cub_medians().find(case_key);
+
+    state.counters["n"]             = static_cast<double>(n);
+    state.counters["median_us"]     = r.median_us;
+    state.counters["spread"]        = r.spread;
+    state.counters["bytes"]         = r.bytes;
+    state.counters["Gitems_per_s"]  = r.items_per_s() / 1e9;
+    state.counters["GBps"]          = r.gbps();
+    state.counters["copy_GBps"]     = r.copy_GBps;
+    state.counters["copy_fraction"] = r.copy_fraction();
+    if (cub != cub_medians().end()) state.counters["ratio_to_cub"] = cub->second / r.median_us;
+    recorded().push_back(r);
+  } catch (const std::exception& e) {
+    failed() = true;
+    std::fprintf(stderr, "ERROR: %s/%s: %s\n", case_key.c_str(), impl.c_str(), e.what());
+    state.SkipWithError(e.what());
+  }
+}
+
+//! Registers every implementation of `Alg` for type `T` at every configured size that fits in memory.
+template <class Alg, class T>
+void register_type() {
+  for (int lg : config().log2_sizes) {
+    const std::size_t n = std::size_t{1} << lg;
+    // in, out, reference, keys; CUB's and Thrust's temporary storage are small next to these.
+    const double need = static_cast<double>(n) * (3.0 * sizeof(T) + (Alg::keyed ? sizeof(key_type) : 0));
+    if (need > static_cast<double>(config().usable_bytes)) {
+      std::fprintf(stderr, "note: %s/%s/2^%d skipped: %.1f GB do not fit in %.1f GB of device memory\n", Alg::name,
+                   value_traits<T>::name(), lg, need / 1e9, static_cast<double>(config().usable_bytes) / 1e9);
+      continue;
+    }
+    const std::string base = std::string(Alg::name) + "/" + value_traits<T>::name() + "/" + std::to_string(n) + "/";
+    auto add = [&](const std::string& impl, auto call) {
+      benchmark::RegisterBenchmark((base + impl).c_str(),
+                                   [impl, n, call](benchmark::State& st) { measure<Alg, T>(st, impl, n, call); })
+          ->Iterations(config().reps)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    };
+    // CUB first: every other implementation's ratio is taken against it in the same run.
+    add(report::reference_impl, [](case_data<T>& d, T* out) {
+      check(Alg::cub(d.cub_temp.get(), d.cub_temp_bytes, d, out, stream()), "cub::DeviceScan");
+    });
+    for_each_policy([&](const auto& p) {
+      add(p.name, [policy = p.policy](case_data<T>& d, T* out) { Alg::call(policy.on(stream()), d, out); });
+    });
+    add("thrust::cuda::par", [](case_data<T>& d, T* out) { Alg::call(thrust::cuda::par.on(stream()), d, out); });
+    add("thrust::cuda::par_nosync",
+        [](case_data<T>& d, T* out) { Alg::call(thrust::cuda::par_nosync.on(stream()), d, out); });
+  }
+}
+
+//! Registers `Alg` for every value type.
+template <class Alg>
+void register_algorithm() {
+  register_type<Alg, std::int8_t>();
+  register_type<Alg, std::int32_t>();
+  register_type<Alg, std::int64_t>();
+  register_type<Alg, float>();
+  register_type<Alg, double>();
+  register_type<Alg, mat2x2>();
+}
+
+void register_exclusive_scan();
+void register_inclusive_scan();
+void register_exclusive_scan_by_key();
+void register_transform_inclusive_scan();
+
+}  // namespace archscan::perf::bench

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The full performance run on the GPU machine, after a build (archscan-bench, -table2, -ablation built):
+#
+#   perf/run_full.sh BUILD_DIR OUT_DIR
+#
+# Writes into OUT_DIR: bench.json (Google Benchmark), bench.md (every case), summary.md (largest size of
+# each algorithm and type), throughput_<algorithm>.png, table2.md, ablations.md, meta.txt (GPU, driver,
+# CUDA and CCCL versions, date); prints the summary table last. Exits non-zero when a program fails
+# (a mismatch with CUB, a CUDA error, no GPU), after running the others.
+set -uo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 BUILD_DIR OUT_DIR" >&2
+  exit 2
+fi
+build=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$build/perf
+mkdir -p "$out"
+status=0
+
+for p in archscan-bench archscan-table2 archscan-ablation; do
+  [[ -x $bin/$p ]] || { echo "run_full.sh: $bin/$p is missing; build it first" >&2; exit 2; }
+done
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  "$bin/archscan-bench" --meta
+  if command -v nvidia-smi > /dev/null; then
+    echo "nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader)"
+  fi
+  if command -v nvcc > /dev/null; then echo "nvcc: $(nvcc --version | tail -n 2 | tr '\n' ' ')"; fi
+  echo "git: $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null) $(git -C "$here/.." status --porcelain 2>/dev/null | grep -q . && echo '(dirty)')"
+  echo "host: $(uname -sr); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //')"
+} > "$out/meta.txt" || status=1
+cat "$out/meta.txt"
+
+start=$(date +%s)
+"$bin/archscan-bench" --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+  --markdown "$out/bench.md" --summary "$out/summary.md" > "$out/bench.log" 2>&1 || status=1
+echo "archscan-bench: $(( $(date +%s) - start )) s (log: $out/bench.log)"
+
+if [[ -s $out/bench.json ]]; then
+  for alg in exclusive_scan inclusive_scan exclusive_scan_by_key transform_inclusive_scan; do
+    python3 "$here/plot.py" "$out/bench.json" "$out/throughput_$alg.png" --algorithm "$alg" || status=1
+  done
+fi
+
+"$bin/archscan-table2" > "$out/table2.md" || status=1
+"$bin/archscan-ablation" > "$out/ablations.md" || status=1
+cat "$out/table2.md"
+echo
+
+echo "## Summary (largest size of each algorithm and type)"
+cat "$out/summary.md" 2>/dev/null || { echo "no summary: archscan-bench failed (see $out/bench.log)"; status=1; }
+exit $status
