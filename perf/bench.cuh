@@ -318,20 +318,29 @@ void register_type() {
   }
 }
 
-//! Registers `Alg` for every value type.
+//! Registers `Alg` for the integer value types (one translation unit).
 template <class Alg>
-void register_algorithm() {
+void register_integer_types() {
   register_type<Alg, std::int8_t>();
   register_type<Alg, std::int32_t>();
   register_type<Alg, std::int64_t>();
+}
+//! Registers `Alg` for floating point and the user type (another translation unit).
+template <class Alg>
+void register_other_types() {
   register_type<Alg, float>();
   register_type<Alg, double>();
   register_type<Alg, mat2x2>();
 }
 
-void register_exclusive_scan();
-void register_inclusive_scan();
-void register_exclusive_scan_by_key();
-void register_transform_inclusive_scan();
+// Each defined in bench_<algorithm>_{int,other}.cu; main calls them in this order.
+void register_exclusive_scan_int();
+void register_exclusive_scan_other();
+void register_inclusive_scan_int();
+void register_inclusive_scan_other();
+void register_exclusive_scan_by_key_int();
+void register_exclusive_scan_by_key_other();
+void register_transform_inclusive_scan_int();
+void register_transform_inclusive_scan_other();
 
 }  // namespace archscan::perf::bench

@@ -139,10 +139,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "archscan-bench: %s; %s; copy bandwidth %.1f GB/s (read + write); L2 %s; %d timed calls\n",
                  prop.name, version_line().c_str(), cfg.copy_GBps, cfg.hot ? "hot" : "cold", cfg.reps);
 
-    register_exclusive_scan();
-    register_inclusive_scan();
-    register_exclusive_scan_by_key();
-    register_transform_inclusive_scan();
+    register_exclusive_scan_int();
+    register_exclusive_scan_other();
+    register_inclusive_scan_int();
+    register_inclusive_scan_other();
+    register_exclusive_scan_by_key_int();
+    register_exclusive_scan_by_key_other();
+    register_transform_inclusive_scan_int();
+    register_transform_inclusive_scan_other();
 
     int bargc = static_cast<int>(rest.size());
     benchmark::Initialize(&bargc, rest.data());

@@ -2,8 +2,10 @@
 //! out, and a regression gate.
 //!
 //!   archscan-compare BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise RERUN.json] [--out FILE.md]
+//!                   [--allow-missing]
 //!
-//! Exit status: 0 no regression, 1 some case slowed by more than threshold + noise, 2 usage or input error.
+//! Exit status: 0 no regression, 1 some case slowed by more than threshold + noise or is missing from the
+//! candidate (a case that errored there; --allow-missing accepts that), 2 usage or input error.
 //! Noise per case: |rerun / baseline - 1| when --noise names a second run of the baseline build that has
 //! the case, else the larger of the two runs' per-case spreads (relative interquartile range).
 
@@ -19,7 +21,7 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: archscan-compare BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise RERUN.json] "
-               "[--out FILE.md]\n");
+               "[--out FILE.md] [--allow-missing]\n");
   return 2;
 }
 }  // namespace
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   std::string files[2], noise_file, out_file;
   int positional   = 0;
   double threshold = 0.05;
+  bool allow_missing = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next           = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -44,6 +47,8 @@ int main(int argc, char** argv) {
       const char* v = next();
       if (!v) return usage();
       out_file = v;
+    } else if (a == "--allow-missing") {
+      allow_missing = true;
     } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -59,7 +64,7 @@ int main(int argc, char** argv) {
     const auto candidate = load_results(files[1]);
     std::vector<result> rerun;
     if (!noise_file.empty()) rerun = load_results(noise_file);
-    const comparison c    = compare(baseline, candidate, threshold, noise_file.empty() ? nullptr : &rerun);
+    const comparison c    = compare(baseline, candidate, threshold, noise_file.empty() ? nullptr : &rerun, allow_missing);
     const std::string md = markdown_comparison(c);
     std::fputs(md.c_str(), stdout);
     if (!out_file.empty()) {

@@ -326,13 +326,16 @@ const char* to_string(verdict v) {
 }
 
 bool comparison::failed() const {
-  return std::any_of(rows.begin(), rows.end(), [](const comparison_row& r) { return r.outcome == verdict::regression; });
+  return std::any_of(rows.begin(), rows.end(), [&](const comparison_row& r) {
+    return r.outcome == verdict::regression || (r.outcome == verdict::missing && !allow_missing);
+  });
 }
 
 comparison compare(const std::vector<result>& baseline, const std::vector<result>& candidate, double threshold,
-                   const std::vector<result>* rerun) {
+                   const std::vector<result>* rerun, bool allow_missing) {
   comparison c;
   c.threshold        = threshold;
+  c.allow_missing    = allow_missing;
   c.noise_from_rerun = rerun != nullptr;
   std::map<std::string, const result*> cand, again;
   for (const result& r : candidate) cand[r.key()] = &r;
@@ -380,9 +383,10 @@ std::string markdown_comparison(const comparison& c) {
   std::ostringstream os;
   os << "| case | baseline (us) | candidate (us) | candidate / baseline | noise | verdict |\n"
      << "|---|---:|---:|---:|---:|---|\n";
-  std::size_t regressions = 0;
+  std::size_t regressions = 0, missing = 0;
   for (const comparison_row& r : c.rows) {
     regressions += r.outcome == verdict::regression;
+    missing += r.outcome == verdict::missing;
     os << "| " << r.key << " | " << (r.baseline_us > 0 ? fmt("%.2f", r.baseline_us) : "-") << " | "
        << (r.candidate_us > 0 ? fmt("%.2f", r.candidate_us) : "-") << " | "
        << (r.ratio > 0 ? fmt("%.3f", r.ratio) : "-") << " | " << fmt("%.1f%%", 100 * r.noise) << " | "
@@ -390,7 +394,8 @@ std::string markdown_comparison(const comparison& c) {
   }
   os << "\nGate: a case fails when candidate / baseline - 1 > threshold (" << fmt("%.1f%%", 100 * c.threshold)
      << ") + noise (" << (c.noise_from_rerun ? "|rerun / baseline - 1| from --noise" : "larger spread of the two runs")
-     << "). " << (regressions ? std::to_string(regressions) + " regression(s): FAIL" : std::string("PASS")) << "\n";
+     << "). " << regressions << " regression(s), " << missing << " case(s) missing from the candidate"
+     << (c.allow_missing ? " (allowed)" : "") << ": " << (c.failed() ? "FAIL" : "PASS") << "\n";
   return os.str();
 }
 

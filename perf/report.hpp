@@ -102,7 +102,9 @@ struct comparison {
   std::vector<comparison_row> rows;
   double threshold = 0;
   bool noise_from_rerun = false;
-  //! True when some case is a regression: archscan-compare then exits non-zero.
+  bool allow_missing    = false;  //!< a case absent from the candidate (e.g. it errored) does not fail
+  //! True when some case is a regression, or is missing from the candidate unless allowed:
+  //! archscan-compare then exits non-zero.
   bool failed() const;
 };
 
@@ -110,7 +112,7 @@ struct comparison {
 //! candidate / baseline - 1 > threshold + noise, where noise is |rerun / baseline - 1| when `rerun` (a
 //! second run of the baseline build) holds the case, else the larger of the two runs' spreads.
 comparison compare(const std::vector<result>& baseline, const std::vector<result>& candidate, double threshold,
-                   const std::vector<result>* rerun = nullptr);
+                   const std::vector<result>* rerun = nullptr, bool allow_missing = false);
 
 //! The comparison as a markdown table plus a one-line verdict.
 std::string markdown_comparison(const comparison& c);

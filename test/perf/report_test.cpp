@@ -123,7 +123,7 @@ TEST(PerfGate, SlowerWithinMeasuredNoisePasses) {
     }
 }
 
-TEST(PerfGate, FasterMissingAndAddedCasesDoNotFail) {
+TEST(PerfGate, FasterAndAddedCasesPassMissingCasesFailUnlessAllowed) {
   auto base = load_results(fixtures + "/baseline.json");
   auto cand = base;
   cand[0].median_us *= 0.5;                     // faster
@@ -131,7 +131,8 @@ TEST(PerfGate, FasterMissingAndAddedCasesDoNotFail) {
   result extra = base[0];
   extra.impl   = "archscan::turing";            // new in the candidate
   cand.push_back(extra);
-  const comparison c = compare(base, cand, 0.05);
+  EXPECT_TRUE(compare(base, cand, 0.05).failed());  // a lost case (it errored in the candidate) fails
+  const comparison c = compare(base, cand, 0.05, nullptr, /*allow_missing=*/true);
   EXPECT_FALSE(c.failed());
   EXPECT_EQ(verdict::faster, c.rows[0].outcome);
   EXPECT_EQ(verdict::missing, c.rows[base.size() - 1].outcome);

@@ -1,0 +1,7 @@
+//! \file archscan-bench: the exclusive_scan_by_key cases for int8, int32, int64 (one translation unit per algorithm and
+//! half of the types keeps each compile short).
+#include "bench.cuh"
+
+namespace archscan::perf::bench {
+void register_exclusive_scan_by_key_int() { register_integer_types<exclusive_scan_by_key_alg>(); }
+}  // namespace archscan::perf::bench

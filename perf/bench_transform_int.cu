@@ -1,0 +1,7 @@
+//! \file archscan-bench: the transform_inclusive_scan cases for int8, int32, int64 (one translation unit per algorithm and
+//! half of the types keeps each compile short).
+#include "bench.cuh"
+
+namespace archscan::perf::bench {
+void register_transform_inclusive_scan_int() { register_integer_types<transform_inclusive_scan_alg>(); }
+}  // namespace archscan::perf::bench
