@@ -82,11 +82,18 @@ struct per_policy<policy_list<P...>> {
 };
 using policy_cases = typename per_policy<all_policies>::type;
 
-//! Readable test names: policy type and value type.
+inline const char* family_name(archscan::blelloch_family) { return "blelloch"; }
+inline const char* family_name(archscan::kepler_family) { return "kepler"; }
+inline const char* family_name(archscan::turing_family) { return "turing"; }
+
+//! Test names carry the policy, e.g. `ScanTest/turing_nosync_12.InclusiveScan`, so that
+//! `--gtest_filter='*turing*'` selects one family (tools/sanitize.sh does).
 struct case_names {
   template <class C>
   static std::string GetName(int i) {
-    return std::to_string(i);
+    using P = typename C::policy;
+    return std::string(family_name(typename P::tuning::family{})) + (P::blocking ? "_" : "_nosync_") +
+           std::to_string(i);
   }
 };
 

@@ -2,6 +2,7 @@
 // Value types, operators and random inputs shared by the GPU tests.
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -48,7 +49,8 @@ template <class T>
 std::vector<T> random_values(std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 12345);
   std::vector<T> v(static_cast<std::size_t>(n));
-  for (auto& x : v) {
+  for (std::size_t i = 0; i < v.size(); ++i) {  // by index: vector<bool> has no bool&
+    T x{};
     if constexpr (std::is_same_v<T, mat2>) {
       x = mat2{static_cast<std::uint32_t>(rng() % 3 + 1), static_cast<std::uint32_t>(rng() % 5),
                static_cast<std::uint32_t>(rng() % 5), static_cast<std::uint32_t>(rng() % 3 + 1)};
@@ -61,13 +63,21 @@ std::vector<T> random_values(std::int64_t n, std::uint64_t seed) {
     } else {
       x = static_cast<T>(static_cast<std::int64_t>(rng() % 201) - 100);
     }
+    v[i] = x;
   }
-  if (n > 0) v[0] = v[0] == T{} ? random_values<T>(1, seed + 1)[0] : v[0];
+  if (n > 0 && v[0] == T{}) v[0] = random_values<T>(1, seed + 1)[0];
   return v;
+}
+
+//! Under compute-sanitizer (ARCHSCAN_TEST_SHORT=1) the size lists shrink: the tools are slow.
+inline bool short_run() {
+  const char* v = std::getenv("ARCHSCAN_TEST_SHORT");
+  return v != nullptr && v[0] == '1';
 }
 
 //! Sizes every scan test runs: empty, one, tile boundaries of every family +-1, 2^k +-1, odd sizes.
 inline std::vector<std::int64_t> test_sizes() {
+  if (short_run()) return {0, 1, 2, 33, 1023, 1025, 4095, 4097, 12289, 65537, 300007};
   std::vector<std::int64_t> s = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129};
   for (std::int64_t tile : {256, 512, 768, 1024, 1536, 2048, 2304, 3072, 3584, 3840, 4096, 4608, 5120, 6144, 7168,
                             7680, 8192, 9216, 11264, 12288, 15360, 16384, 18432}) {
@@ -86,6 +96,9 @@ inline std::vector<std::int64_t> test_sizes() {
 }
 
 //! Fewer sizes for the slower cross-product tests (iterators, mixed types).
-inline std::vector<std::int64_t> short_sizes() { return {0, 1, 2, 33, 1023, 1025, 4097, 65537, 1000003}; }
+inline std::vector<std::int64_t> short_sizes() {
+  if (short_run()) return {0, 1, 33, 4097, 65537};
+  return {0, 1, 2, 33, 1023, 1025, 4097, 65537, 1000003};
+}
 
 }  // namespace archscan::test

@@ -16,7 +16,7 @@ using namespace archscan::test;
 
 template <class C>
 class ScanTest : public ::testing::Test {};
-TYPED_TEST_SUITE(ScanTest, scan_cases);
+TYPED_TEST_SUITE(ScanTest, scan_cases, case_names);
 
 enum class form { inclusive, inclusive_init, exclusive_init };
 

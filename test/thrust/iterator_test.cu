@@ -1,0 +1,161 @@
+// Every iterator kind Thrust accepts, as input and as output, and in-place scans, with every policy.
+// Each result is compared with the same call made with thrust::cuda::par and with a host reference.
+
+#include <thrust/device_vector.h>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/reverse_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "support/cases.cuh"
+#include "support/compare.cuh"
+#include "support/device_buffer.cuh"
+#include "support/gpu.cuh"
+
+namespace {
+
+using namespace archscan::test;
+using i64 = std::int64_t;
+
+template <class C>
+class IteratorTest : public ::testing::Test {};
+TYPED_TEST_SUITE(IteratorTest, policy_cases, case_names);
+
+struct times3 {
+  __host__ __device__ i64 operator()(i64 x) const { return 3 * x - 7; }
+};
+struct pair_sum {
+  __host__ __device__ i64 operator()(const thrust::tuple<int, i64>& t) const {
+    return thrust::get<0>(t) + 2 * thrust::get<1>(t);
+  }
+};
+struct halve {
+  __host__ __device__ i64 operator()(i64 x) const { return x / 2; }
+};
+
+std::vector<i64> host_inclusive(const std::vector<i64>& v) {
+  std::vector<i64> r(v.size());
+  i64 acc = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) r[i] = acc += v[i];
+  return r;
+}
+
+// Runs the archscan policy and thrust::cuda::par on the same input range into fresh outputs and
+// checks both against the host reference.
+template <class Policy, class InIt>
+void check_input(const Policy& policy, InIt first, i64 n, const std::vector<i64>& items, const char* what) {
+  thrust::device_vector<i64> a(n, i64{-0x5A5A5A5A}), b(n, i64{-0x5A5A5A5A});
+  auto end = thrust::inclusive_scan(policy, first, first + n, a.begin());
+  EXPECT_EQ(end - a.begin(), n) << what;
+  thrust::inclusive_scan(thrust::cuda::par, first, first + n, b.begin());
+  std::vector<i64> ha(n), hb(n);
+  thrust::copy(a.begin(), a.end(), ha.begin());
+  thrust::copy(b.begin(), b.end(), hb.begin());
+  const auto ref = host_inclusive(items);
+  ASSERT_TRUE(agree(what, ha, hb, hb, ref, {})) << "n=" << n;
+}
+
+TYPED_TEST(IteratorTest, InputIterators) {
+  ARCHSCAN_REQUIRE_GPU();
+  const typename TypeParam::policy policy{};
+  for (const i64 n : short_sizes()) {
+    if (n == 0) continue;
+    const auto base = random_values<i64>(n, static_cast<std::uint64_t>(n));
+    thrust::device_vector<i64> d(base.begin(), base.end());
+    std::vector<i64> items(n);
+
+    for (i64 i = 0; i < n; ++i) items[i] = 5 + i;
+    check_input(policy, thrust::counting_iterator<i64>(5), n, items, "counting_iterator");
+
+    std::fill(items.begin(), items.end(), i64{-3});
+    check_input(policy, thrust::constant_iterator<i64>(-3), n, items, "constant_iterator");
+
+    for (i64 i = 0; i < n; ++i) items[i] = times3{}(base[i]);
+    check_input(policy, thrust::make_transform_iterator(d.begin(), times3{}), n, items, "transform_iterator");
+
+    std::vector<int> perm(n);
+    for (i64 i = 0; i < n; ++i) perm[i] = static_cast<int>((i * 7919) % n);
+    thrust::device_vector<int> dperm(perm.begin(), perm.end());
+    for (i64 i = 0; i < n; ++i) items[i] = base[perm[i]];
+    check_input(policy, thrust::make_permutation_iterator(d.begin(), dperm.begin()), n, items, "permutation_iterator");
+
+    for (i64 i = 0; i < n; ++i) items[i] = base[n - 1 - i];
+    check_input(policy, d.rbegin(), n, items, "reverse_iterator");
+  }
+  for (const i64 n : short_sizes()) {
+    if (n == 0) continue;
+    const auto base  = random_values<i64>(n, static_cast<std::uint64_t>(n) + 1);
+    const auto small = random_values<int>(n, static_cast<std::uint64_t>(n) + 2);
+    thrust::device_vector<i64> d(base.begin(), base.end());
+    thrust::device_vector<int> ds(small.begin(), small.end());
+    std::vector<i64> items(n);
+    for (i64 i = 0; i < n; ++i) items[i] = small[i] + 2 * base[i];
+    auto zip = thrust::make_zip_iterator(thrust::make_tuple(ds.begin(), d.begin()));
+    check_input(policy, thrust::make_transform_iterator(zip, pair_sum{}), n, items, "zip_iterator (transformed)");
+    check_input(policy, d.begin(), n, base, "device_vector iterator");
+    check_input(policy, thrust::device_pointer_cast(thrust::raw_pointer_cast(d.data())), n, base, "device_ptr");
+  }
+}
+
+TYPED_TEST(IteratorTest, OutputIterators) {
+  ARCHSCAN_REQUIRE_GPU();
+  const typename TypeParam::policy policy{};
+  for (const i64 n : short_sizes()) {
+    const auto base = random_values<i64>(n, static_cast<std::uint64_t>(n) + 9);
+    thrust::device_vector<i64> d(base.begin(), base.end());
+    // discard_iterator: the scan runs, nothing is written, the returned end is first + n.
+    auto dend = thrust::inclusive_scan(policy, d.begin(), d.end(), thrust::make_discard_iterator());
+    EXPECT_EQ(dend - thrust::make_discard_iterator(), n);
+    // transform_output_iterator: every result passes through the functor.
+    thrust::device_vector<i64> a(n, -1), b(n, -1);
+    thrust::exclusive_scan(policy, d.begin(), d.end(), thrust::make_transform_output_iterator(a.begin(), halve{}),
+                           i64{11});
+    thrust::exclusive_scan(thrust::cuda::par, d.begin(), d.end(),
+                           thrust::make_transform_output_iterator(b.begin(), halve{}), i64{11});
+    std::vector<i64> ha(n), hb(n), ref(n);
+    thrust::copy(a.begin(), a.end(), ha.begin());
+    thrust::copy(b.begin(), b.end(), hb.begin());
+    i64 acc = 11;
+    for (i64 i = 0; i < n; ++i) {
+      ref[i] = acc / 2;
+      acc += base[i];
+    }
+    ASSERT_TRUE(agree("transform_output_iterator", ha, hb, hb, ref, {}));
+    // reverse_iterator output.
+    thrust::device_vector<i64> r(n, -1);
+    thrust::inclusive_scan(policy, d.begin(), d.end(), r.rbegin());
+    std::vector<i64> hr(n);
+    thrust::copy(r.begin(), r.end(), hr.begin());
+    const auto inc = host_inclusive(base);
+    for (i64 i = 0; i < n; ++i) ASSERT_EQ(hr[n - 1 - i], inc[i]) << "reverse output, i=" << i;
+  }
+}
+
+TYPED_TEST(IteratorTest, InPlace) {
+  ARCHSCAN_REQUIRE_GPU();
+  const typename TypeParam::policy policy{};
+  for (const i64 n : test_sizes()) {
+    const auto base = random_values<i64>(n, static_cast<std::uint64_t>(n) + 13);
+    device_buffer<i64> d(base);
+    thrust::exclusive_scan(policy, d.begin(), d.end(), d.begin(), i64{5});
+    const auto got = d.to_host();
+    i64 acc        = 5;
+    for (i64 i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], acc) << "in-place exclusive, n=" << n << " i=" << i;
+      acc += base[i];
+    }
+    device_buffer<i64> e(base);
+    thrust::inclusive_scan(policy, e.begin(), e.end(), e.begin());
+    const auto inc = host_inclusive(base);
+    ASSERT_EQ(e.to_host(), inc) << "in-place inclusive, n=" << n;
+  }
+}
+
+}  // namespace
