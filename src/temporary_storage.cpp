@@ -2,8 +2,10 @@
 //
 // A pool of our own (not the device's default pool) so that archscan neither changes the user's pool
 // attributes nor is trimmed by them: its release threshold keeps up to `kept_bytes` cached across
-// synchronizations, so a blocking policy does not map fresh memory on every call. Allocations made
-// during stream capture become graph allocation nodes (cudaMallocFromPoolAsync is capturable).
+// synchronizations, so a blocking policy does not map fresh memory on every call. During stream
+// capture the allocation comes from the device's current pool instead (cudaMallocAsync, which becomes
+// a graph allocation node): creating or configuring a pool is not a capturable operation, and a graph
+// allocation belongs to the graph, not to any pool.
 
 #include <cstdint>
 #include <mutex>
@@ -52,6 +54,19 @@ cudaMemPool_t pool_for(int device) {
 
 void* pool_allocate(std::size_t bytes, cudaStream_t stream) noexcept {
   if (bytes == 0) bytes = 1;  // a distinct, valid pointer, as Thrust's allocators give
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  if (capture != cudaStreamCaptureStatusNone) {
+    void* p = nullptr;
+    if (cudaMallocAsync(&p, bytes, stream) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return p;
+  }
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();

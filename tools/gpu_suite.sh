@@ -19,7 +19,7 @@ if ! { cmake --preset gpu && cmake --build --preset gpu; } > "$out/build.log" 2>
 fi
 t_build=$(date +%s)
 
-ctest --preset gpu --output-junit "$(pwd)/$out/ctest.xml" > "$out/ctest.log" 2>&1 || status=1
+ctest --preset gpu --timeout "${ARCHSCAN_CTEST_TIMEOUT:-600}" --output-junit "$(pwd)/$out/ctest.xml" > "$out/ctest.log" 2>&1 || status=1
 t_test=$(date +%s)
 
 if [ "${ARCHSCAN_SANITIZE:-0}" = 1 ] && [ -x tools/sanitize.sh ]; then

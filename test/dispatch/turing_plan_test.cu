@@ -17,12 +17,12 @@ std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
 TEST(TuringPlan, OneTileNeedsNoTemporaryStorage) {
   for (std::int64_t n : {1, 2, 4095, 4096}) {
     for (std::size_t bytes : {1u, 4u, 8u, 16u, 40u}) {
-      const auto plan = make_turing_plan(n, 4096, bytes);
+      const auto plan = make_turing_plan(n, 4096, bytes, false);
       EXPECT_EQ(plan.tiles, 1) << n;
       EXPECT_EQ(plan.temp_bytes, 0u) << n;
     }
   }
-  EXPECT_EQ(make_turing_plan(0, 4096, 4).tiles, 0);
+  EXPECT_EQ(make_turing_plan(0, 4096, 4, true).tiles, 0);
 }
 
 TEST(TuringPlan, PackedStatesUpToTwoToTheForty) {
@@ -30,7 +30,7 @@ TEST(TuringPlan, PackedStatesUpToTwoToTheForty) {
     for (std::int64_t delta : {-1, 0, 1}) {
       const std::int64_t n = (std::int64_t{1} << k) + delta;
       const int tile       = 4096;
-      const auto plan      = make_turing_plan(n, tile, 4);
+      const auto plan      = make_turing_plan(n, tile, 4, true);
       const std::int64_t tiles = (n + tile - 1) / tile;
       ASSERT_EQ(plan.tiles, tiles) << n;
       if (tiles == 1) {
@@ -45,11 +45,21 @@ TEST(TuringPlan, PackedStatesUpToTwoToTheForty) {
   }
 }
 
+TEST(TuringPlan, WideWordsForEightByteAccumulators) {
+  const std::int64_t n = (std::int64_t{1} << 30) + 5;
+  const auto plan      = make_turing_plan(n, 2048, 8, true);
+  const auto tiles     = static_cast<std::size_t>((n + 2047) / 2048);
+  EXPECT_TRUE(plan.packed);
+  EXPECT_EQ(plan.word_bytes, 16u);
+  EXPECT_EQ(plan.status_offset, 256u);
+  EXPECT_EQ(plan.temp_bytes, 256 + up256(16 * tiles));
+}
+
 TEST(TuringPlan, FlaggedStatesForLargerAccumulators) {
-  for (std::size_t bytes : {5u, 8u, 12u, 16u, 40u}) {
+  for (std::size_t bytes : {5u, 8u, 12u, 16u, 40u}) {  // 5 and 8: as for a type that is not trivially copyable
     const std::int64_t n = (std::int64_t{1} << 40) + 3;
     const int tile       = 2048;
-    const auto plan      = make_turing_plan(n, tile, bytes);
+    const auto plan      = make_turing_plan(n, tile, bytes, false);
     const auto tiles     = static_cast<std::size_t>((n + tile - 1) / tile);
     EXPECT_FALSE(plan.packed);
     EXPECT_EQ(plan.tiles, static_cast<std::int64_t>(tiles));
@@ -64,7 +74,7 @@ TEST(TuringPlan, FlaggedStatesForLargerAccumulators) {
 }
 
 TEST(TuringPlan, TwoToTheFortyInt32) {
-  constexpr auto plan = make_turing_plan(std::int64_t{1} << 40, 4096, 4);  // constexpr: pure arithmetic
+  constexpr auto plan = make_turing_plan(std::int64_t{1} << 40, 4096, 4, true);  // constexpr: pure arithmetic
   static_assert(plan.tiles == (std::int64_t{1} << 28));
   EXPECT_EQ(plan.temp_bytes, 256 + (std::size_t{1} << 31));  // 2^28 words of 8 bytes
 }

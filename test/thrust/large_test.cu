@@ -2,6 +2,10 @@
 // made on the device; the int32 exclusive sums are compared with CUB's on the device, and with a
 // sequential host reference at every 4099th index and over the last 100,000.
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <thrust/device_vector.h>
 #include <thrust/equal.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -31,8 +35,24 @@ template <class C>
 class LargeTest : public ::testing::Test {};
 TYPED_TEST_SUITE(LargeTest, policy_cases, case_names);
 
+//! Holds an exclusive file lock: the large tests of all policies (separate processes under ctest)
+//! take turns, since each needs ~22 GB of device memory.
+class large_test_lock {
+ public:
+  large_test_lock() : fd_(open("/tmp/archscan_large_test.lock", O_CREAT | O_RDWR, 0666)) {
+    if (fd_ >= 0) flock(fd_, LOCK_EX);
+  }
+  ~large_test_lock() {
+    if (fd_ >= 0) close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
 TYPED_TEST(LargeTest, MoreThanTwoToTheThirtyOneItems) {
   ARCHSCAN_REQUIRE_GPU();
+  const large_test_lock lock;
   const std::int64_t n = (std::int64_t{1} << 31) + 4099;
   std::size_t free_bytes = 0, total = 0;
   ARCHSCAN_CUDA_OK(cudaMemGetInfo(&free_bytes, &total));

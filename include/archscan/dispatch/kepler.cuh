@@ -8,7 +8,7 @@
 //! rarely walks more than a few tiles, and 2n words move (plus 8 bytes of status per tile).
 //!
 //! Temporary storage: none for a single tile. Otherwise 256 bytes for the tile counter, then per tile
-//! either one 64-bit status word (accumulators <= 4 bytes, packed status) or a 32-bit flag plus two
+//! either one status word (8 bytes for accumulators <= 4 bytes, 16 for <= 8 bytes) or a 32-bit flag plus two
 //! accumulators (aggregate, inclusive prefix), each array 256-byte aligned. The counter and the flags
 //! are zeroed by one `cudaMemsetAsync` on the stream. Example: 2^28 int32 in tiles of 4096: 65536
 //! tiles, 256 + 512 KiB. Synchronization: none (enqueue only). Determinism: a tile's prefix combines
@@ -49,7 +49,7 @@ struct kepler_plan_input {
   int fill_blocks_per_sm;
   int sm_count;
   std::size_t accum_bytes;
-  bool packed;  //!< packed 64-bit status words
+  bool packed;  //!< packed status words (tile/status_word.cuh: 8 bytes, or 16 for 5..8-byte values)
 };
 
 constexpr std::size_t kepler_align256(std::size_t b) { return (b + 255) / 256 * 256; }
@@ -76,7 +76,7 @@ constexpr kepler_plan make_kepler_plan(const kepler_plan_input& in) {
   const auto tiles    = static_cast<std::size_t>(plan.tiles);
   plan.counter_offset = 0;
   plan.flags_offset   = 256;
-  plan.zero_bytes     = plan.flags_offset + tiles * (in.packed ? 8 : 4);
+  plan.zero_bytes     = plan.flags_offset + tiles * (in.packed ? (in.accum_bytes <= 4 ? 8 : 16) : 4);
   std::size_t bytes   = kepler_align256(plan.zero_bytes);
   if (!in.packed) {
     plan.aggregates_offset = bytes;
@@ -120,7 +120,7 @@ struct family_dispatch<kepler_family> {
     if (pl.tiles > 1) {
       d_counter = reinterpret_cast<unsigned*>(temp + pl.counter_offset);
       if constexpr (kernel::kepler_packed_status<Tuning, T>) {
-        status.d_words = reinterpret_cast<unsigned long long*>(temp + pl.flags_offset);
+        status.d_words = reinterpret_cast<typename decltype(status)::word::storage*>(temp + pl.flags_offset);
       } else {
         status.d_flags      = reinterpret_cast<unsigned*>(temp + pl.flags_offset);
         status.d_aggregates = reinterpret_cast<T*>(temp + pl.aggregates_offset);

@@ -23,7 +23,8 @@ namespace archscan::dispatch {
 //! Temporary storage of one turing scan, pure host arithmetic (tested for n up to 2^40).
 struct turing_plan {
   std::int64_t tiles            = 0;
-  bool packed                   = true;  //!< one 64-bit state word per tile (accumulators <= 4 bytes)
+  bool packed                   = true;  //!< one state word per tile (accumulators <= 8 bytes)
+  std::size_t word_bytes        = 8;     //!< packed only: 8 (values <= 4 bytes) or 16 bytes
   std::size_t counter_offset    = 0;     //!< the tile counter (8 bytes)
   std::size_t status_offset     = 0;     //!< packed words, or 32-bit status flags
   std::size_t aggregates_offset = 0;     //!< unpacked only: one accumulator per tile
@@ -33,15 +34,17 @@ struct turing_plan {
 
 constexpr std::size_t turing_align256(std::size_t b) { return (b + 255) / 256 * 256; }
 
-constexpr turing_plan make_turing_plan(std::int64_t n, int tile_items, std::size_t accum_bytes) {
+//! `word_fits`: the accumulator travels in one status word (tile::packed_state), else flags and slots.
+constexpr turing_plan make_turing_plan(std::int64_t n, int tile_items, std::size_t accum_bytes, bool word_fits) {
   turing_plan plan{};
   plan.tiles  = n <= 0 ? 0 : (n - 1) / tile_items + 1;
-  plan.packed = accum_bytes <= 4;
+  plan.packed     = word_fits;
+  plan.word_bytes = accum_bytes <= 4 ? 8 : 16;
   if (plan.tiles <= 1) return plan;
   const auto tiles   = static_cast<std::size_t>(plan.tiles);
   std::size_t bytes  = turing_align256(sizeof(unsigned long long));
   plan.status_offset = bytes;
-  bytes += turing_align256(tiles * (plan.packed ? sizeof(unsigned long long) : sizeof(unsigned)));
+  bytes += turing_align256(tiles * (plan.packed ? plan.word_bytes : sizeof(unsigned)));
   if (!plan.packed) {
     plan.aggregates_offset = bytes;
     bytes += turing_align256(tiles * accum_bytes);
@@ -75,7 +78,8 @@ struct family_dispatch<turing_family> {
 
   template <class Tuning, class Problem>
   static turing_plan plan(const Problem& p) {
-    return make_turing_plan(p.n, tile_of<Tuning, Problem>::tile_items, sizeof(typename Problem::accum_type));
+    using T = typename Problem::accum_type;
+    return make_turing_plan(p.n, tile_of<Tuning, Problem>::tile_items, sizeof(T), tile::packed_state<T>);
   }
 
   template <class Tuning, class Problem>
@@ -104,7 +108,7 @@ struct family_dispatch<turing_family> {
     typename tile_t::states_t states{};
     states.d_counter = reinterpret_cast<unsigned long long*>(temp + pl.counter_offset);
     if constexpr (tile::packed_state<T>) {
-      states.d_words = reinterpret_cast<unsigned long long*>(temp + pl.status_offset);
+      states.d_words = reinterpret_cast<typename tile_t::states_t::word::storage*>(temp + pl.status_offset);
     } else {
       states.d_status     = reinterpret_cast<unsigned*>(temp + pl.status_offset);
       states.d_aggregates = reinterpret_cast<T*>(temp + pl.aggregates_offset);

@@ -20,9 +20,9 @@ using kepler_tile =
     tile::chained_scan<Problem, kepler_row<Tuning, sizeof(typename Problem::accum_type)>::block_threads, Items,
                        Tuning::load, Tuning::warp_exchange == warp_exchange_kind::shuffle, Tuning::smem_word_bytes>;
 
-//! Whether tiles publish packed 64-bit status words (asked for, and the accumulator fits in 4 bytes).
+//! Whether tiles publish packed status words (asked for, and the accumulator fits in 8 bytes).
 template <class Tuning, class T>
-constexpr bool kepler_packed_status = Tuning::tile_status == tile_status_kind::packed_word && sizeof(T) <= 4;
+constexpr bool kepler_packed_status = Tuning::tile_status == tile_status_kind::packed_word && tile::fits_status_word<T>;
 
 template <class Tuning, class T>
 using kepler_status = std::conditional_t<kepler_packed_status<Tuning, T>, tile::packed_status<T>, tile::split_status<T>>;

@@ -9,8 +9,8 @@
 //! the walk terminates.
 //!
 //! Two publication mechanisms (tuning field `tile_status`):
-//!  - `packed_status`: for accumulators of at most 4 bytes, flag and value share one 64-bit word
-//!    written and read by single relaxed atomic accesses, so no fence is needed;
+//!  - `packed_status`: for accumulators of at most 8 bytes, flag and value share one word
+//!    (tile/status_word.cuh) written and read by single accesses, so no fence is needed;
 //!  - `split_status`: any accumulator. The value goes to its own array (aggregates and inclusive
 //!    prefixes apart, so a reader never sees one overwritten by the other) and a 32-bit flag is
 //!    stored with release semantics after it; readers load the flag with acquire semantics.
@@ -22,6 +22,8 @@
 
 #include <cuda/atomic>
 
+#include <archscan/tile/status_word.cuh>
+
 namespace archscan::tile {
 
 enum tile_flag : unsigned {
@@ -32,25 +34,20 @@ enum tile_flag : unsigned {
 
 template <class T>
 struct packed_status {
-  static_assert(sizeof(T) <= 4, "packed tile status holds at most 4 bytes of value");
-  unsigned long long* d_words;  //!< one per tile
+  static_assert(fits_status_word<T>, "packed tile status holds at most 8 bytes of value");
+  using word = status_word<T>;
+  typename word::storage* d_words;  //!< one per tile
 
   __device__ __forceinline__ void publish(std::int64_t tile, tile_flag flag, const T& v) const {
-    unsigned bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(d_words[tile]);
-    word.store((static_cast<unsigned long long>(flag) << 32) | bits, cuda::std::memory_order_relaxed);
+    word::store(d_words + tile, flag, v);
   }
   //! Spins until tile `tile` has published; returns its flag and stores its value in `v`.
   __device__ __forceinline__ tile_flag wait(std::int64_t tile, T& v) const {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(d_words[tile]);
-    unsigned long long w;
+    unsigned flag;
     do {
-      w = word.load(cuda::std::memory_order_relaxed);
-    } while ((w >> 32) == flag_empty);
-    const auto bits = static_cast<unsigned>(w);
-    memcpy(&v, &bits, sizeof(T));
-    return static_cast<tile_flag>(w >> 32);
+      flag = word::load(d_words + tile, v);
+    } while (flag == flag_empty);
+    return static_cast<tile_flag>(flag);
   }
 };
 

@@ -9,8 +9,9 @@
 //! window slides 32 tiles further back.
 //!
 //! Publication: no reader can see a status without its value.
-//!  - accumulators of at most 4 bytes: status and value share one 64-bit word, written and read by
-//!    single 64-bit atomic accesses (relaxed: the word is the whole message);
+//!  - accumulators of at most 8 bytes: status and value share one word (64-bit for values of at
+//!    most 4 bytes, 128-bit for 8-byte values; tile/status_word.cuh), written and read by single
+//!    accesses (relaxed: the word is the whole message);
 //!  - larger accumulators: separate aggregate and inclusive slots per tile (never rewritten once
 //!    published) and a 32-bit status. The value is stored first, then the status with release
 //!    semantics (`cuda::atomic_ref::store`, st.release.gpu); readers load the status with acquire
@@ -31,15 +32,16 @@
 
 #include <cuda/atomic>
 
+#include <archscan/tile/status_word.cuh>
 #include <archscan/warp/warp_scans.cuh>
 
 namespace archscan::tile {
 
 enum tile_status : unsigned { status_invalid = 0, status_aggregate = 1, status_prefix = 2 };
 
-//! True when T's state packs into one 64-bit word.
+//! True when T's status and value share one word (tile/status_word.cuh): values of at most 8 bytes.
 template <class T>
-inline constexpr bool packed_state = sizeof(T) <= 4;
+inline constexpr bool packed_state = fits_status_word<T>;
 
 //! The tile states in global memory (temporary storage laid out by the dispatch).
 template <class T, bool Packed = packed_state<T>>
@@ -47,25 +49,16 @@ struct lookback_states;
 
 template <class T>
 struct lookback_states<T, true> {
-  unsigned long long* d_counter;  //!< next tile id
-  unsigned long long* d_words;    //!< per tile: status << 32 | value bits
+  using word = status_word<T>;
+  unsigned long long* d_counter;         //!< next tile id
+  typename word::storage* d_words;       //!< per tile: status and value
 
-  __device__ __forceinline__ void init(std::int64_t tile) const { d_words[tile] = 0ull; }
-
+  __device__ __forceinline__ void init(std::int64_t tile) const { d_words[tile] = typename word::storage{}; }
   __device__ __forceinline__ void publish(std::int64_t tile, tile_status s, const T& v) const {
-    unsigned bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    const unsigned long long word = (static_cast<unsigned long long>(s) << 32) | bits;
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(d_words[tile]).store(word,
-                                                                                        cuda::memory_order_relaxed);
+    word::store(d_words + tile, s, v);
   }
-
   __device__ __forceinline__ tile_status poll(std::int64_t tile, T& v) const {
-    const unsigned long long word =
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(d_words[tile]).load(cuda::memory_order_relaxed);
-    const auto bits = static_cast<unsigned>(word);
-    memcpy(&v, &bits, sizeof(T));
-    return static_cast<tile_status>(word >> 32);
+    return static_cast<tile_status>(word::load(d_words + tile, v));
   }
 };
 

@@ -1,0 +1,141 @@
+//! \file archscan-sweep: tile shapes and schedules of the kepler and turing families against CUB, in one
+//! run, to choose the rows of their tunings. Exclusive sums of int32 and double at 2^16..2^28; median of
+//! 25 calls after 3 warm-up, cold L2; ratio = CUB time / variant time (> 1: faster than CUB). Results are
+//! checked against CUB. The chosen rows are recorded in tuning_*.cuh and perf/NOTES.md.
+
+#include <cstdio>
+#include <string>
+#include <tuple>
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "common.cuh"
+
+namespace {
+using namespace archscan::perf;
+
+//! A turing tuning with the 4- and 8-byte rows and the schedule replaced.
+template <int T4, int I4, int T8, int I8, archscan::tile_schedule S, unsigned Backoff, int MinBlocks>
+struct turing_shape : archscan::turing_tuning {
+  struct row_4 {
+    static constexpr int block_threads     = T4;
+    static constexpr int items_per_thread  = I4;
+    static constexpr int min_blocks_per_sm = MinBlocks;
+  };
+  struct row_8 {
+    static constexpr int block_threads     = T8;
+    static constexpr int items_per_thread  = I8;
+    static constexpr int min_blocks_per_sm = MinBlocks;
+  };
+  template <std::size_t B>
+  using row = std::conditional_t<(B <= 4), row_4, std::conditional_t<(B <= 8), row_8, turing_tuning::row<B>>>;
+  static constexpr archscan::tile_schedule schedule = S;
+  static constexpr unsigned backoff_min_ns          = Backoff;
+  static std::string describe() {
+    return "turing " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
+           std::to_string(I8) + (S == archscan::tile_schedule::resident ? " resident" : " grid=tiles") +
+           (Backoff ? " backoff " + std::to_string(Backoff) + "ns" : " spin") + " minblocks " + std::to_string(MinBlocks);
+  }
+};
+
+//! A kepler tuning with the 4- and 8-byte rows and the register cap replaced.
+template <int T4, int I4, int T8, int I8, int MinBlocks>
+struct kepler_shape : archscan::kepler_tuning {
+  struct row_4_bytes {
+    static constexpr int block_threads          = T4;
+    static constexpr int items_per_thread       = I4;
+    static constexpr int small_items_per_thread = 4;
+  };
+  struct row_8_bytes {
+    static constexpr int block_threads          = T8;
+    static constexpr int items_per_thread       = I8;
+    static constexpr int small_items_per_thread = 3;
+  };
+  static constexpr int min_blocks_per_sm = MinBlocks;
+  static std::string describe() {
+    return "kepler " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
+           std::to_string(I8) + " minblocks " + std::to_string(MinBlocks);
+  }
+};
+
+using archscan::tile_schedule;
+using variants = std::tuple<
+    turing_shape<256, 16, 256, 8, tile_schedule::resident, 32, 2>,       // the tuning as first written
+    turing_shape<256, 16, 256, 8, tile_schedule::one_per_block, 32, 2>,
+    turing_shape<256, 16, 256, 8, tile_schedule::one_per_block, 0, 2>,
+    turing_shape<128, 16, 128, 8, tile_schedule::one_per_block, 0, 4>,
+    turing_shape<128, 12, 128, 12, tile_schedule::one_per_block, 0, 4>,
+    turing_shape<256, 12, 256, 6, tile_schedule::one_per_block, 0, 2>,
+    turing_shape<128, 20, 128, 10, tile_schedule::one_per_block, 0, 3>,
+    turing_shape<256, 20, 256, 10, tile_schedule::one_per_block, 0, 2>,
+    turing_shape<512, 16, 512, 8, tile_schedule::one_per_block, 0, 1>,
+    turing_shape<384, 16, 384, 8, tile_schedule::one_per_block, 0, 1>,
+    kepler_shape<256, 16, 256, 12, 1>,                                    // the tuning as first written
+    kepler_shape<256, 16, 256, 12, 4>,
+    kepler_shape<128, 16, 128, 12, 8>,
+    kepler_shape<256, 12, 256, 8, 4>,
+    kepler_shape<512, 16, 512, 8, 2>,
+    kepler_shape<256, 24, 256, 12, 2>>;
+
+constexpr int log2_sizes[] = {16, 20, 24, 26, 28};
+
+template <class T>
+const char* type_name() {
+  return std::is_same_v<T, int> ? "int32" : "double";
+}
+
+template <class T>
+bool run_type(cudaStream_t s, l2_flusher& flusher) {
+  bool ok = true;
+  for (int lg : log2_sizes) {
+    const std::size_t n = std::size_t{1} << lg;
+    device_buffer<T> in(n), out(n), ref(n);
+    fill_random(in.get(), n, 0x5eedu ^ n, s);
+    std::size_t bytes = 0;
+    check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s), "cub");
+    device_buffer<unsigned char> temp(bytes);
+    auto cub_call = [&] {
+      check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
+            "cub");
+    };
+    const double cub_ms = median(time_calls(s, flusher, false, 3, 25, cub_call));
+    std::printf("| CUB | %s | 2^%d | %.2f | %.1f | 1.000 |\n", type_name<T>(), lg, cub_ms * 1e3,
+                2.0 * n * sizeof(T) / (cub_ms * 1e-3) / 1e9);
+    auto one = [&](auto tag) {
+      using tuning = typename decltype(tag)::type;
+      const archscan::policy<tuning, false> policy{};
+      auto call = [&] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
+      call();
+      const mismatch_report m = compare(out.get(), ref.get(), n, s);
+      const double ms         = median(time_calls(s, flusher, false, 3, 25, call));
+      std::printf("| %s | %s | 2^%d | %.2f | %.1f | %.3f |%s\n", tuning::describe().c_str(), type_name<T>(), lg,
+                  ms * 1e3, 2.0 * n * sizeof(T) / (ms * 1e-3) / 1e9, cub_ms / ms, m.count ? " MISMATCH" : "");
+      ok = ok && m.count == 0;
+    };
+    std::apply([&](auto... v) { (one(std::common_type<decltype(v)>{}), ...); }, variants{});
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main() {
+  const cudaDeviceProp prop = require_gpu("archscan-sweep");
+  try {
+    std::printf("# Tile-shape sweep\n\nDevice: %s; %s. Exclusive sums, non-blocking policies; median of 25 calls "
+                "after 3 warm-up, cold L2; ratio = CUB time / time.\n\n| variant | type | n | median (us) | GB/s | "
+                "ratio to CUB |\n|---|---|---:|---:|---:|---:|\n",
+                prop.name, version_line().c_str());
+    stream_handle stream;
+    l2_flusher flusher(prop);
+    bool ok = run_type<int>(stream.get(), flusher);
+    ok &= run_type<double>(stream.get(), flusher);
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "archscan-sweep: error: %s\n", e.what());
+    return 1;
+  }
+}
