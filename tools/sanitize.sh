@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the turing family's GPU tests: memcheck, racecheck, synccheck and initcheck.
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
-# The sanitizers slow kernels by 10-100x, so each tool runs the family's tests (FILTER, default '*turing*')
+# The sanitizers slow kernels by 10-100x, so each tool runs the family's tests (FILTER, default '*turing*:*Turing*')
 # of the scan, by-key, transform and look-back binaries. Prints one line per tool and binary; exits
 # non-zero if any tool reports an error.
 set -u
 build=${1:?build dir}
 out=${2:-$build/sanitize}
-filter=${3:-*turing*}
+filter=${3:-*turing*:*Turing*}
 mkdir -p "$out"
 status=0
 for tool in memcheck racecheck synccheck initcheck; do

@@ -26,12 +26,12 @@ struct kepler_tuning {
   //! `items_per_thread` items live in registers (ILP, guide 1.4.1 and 1.4.4.1); when full tiles would
   //! give fewer than `fill_blocks_per_sm` blocks per SM, tiles of `small_items_per_thread` are used
   //! instead (guide 1.4.1: enough blocks to fill the GPU).
-  struct row_4_bytes {  // H100, int32 / float exclusive sum: not yet measured
+  struct row_4_bytes {  // H100, int32 exclusive sum, 2^28: 1787 GB/s (0.73x CUB; best of 6 shapes, perf/NOTES.md)
     static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 16;
+    static constexpr int items_per_thread       = 24;
     static constexpr int small_items_per_thread = 4;
   };
-  struct row_8_bytes {  // H100, int64 / double exclusive sum: not yet measured
+  struct row_8_bytes {  // H100, double exclusive sum, 2^28: 2208 GB/s (0.81x CUB; best of 6 shapes, perf/NOTES.md)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 12;
     static constexpr int small_items_per_thread = 3;
@@ -54,9 +54,10 @@ struct kepler_tuning {
   static constexpr int fill_blocks_per_sm = 4;
   //! Tile status published by one 64-bit atomic word where the accumulator fits (1.4.4.4).
   static constexpr tile_status_kind tile_status = tile_status_kind::packed_word;
-  //! `__launch_bounds__` minimum blocks per SM; 1 leaves the register count to the compiler (up to
-  //! 255 per thread, 1.4.4.1). Raising it caps registers, e.g. 4 at 256 threads -> 64 (Fermi's 63).
-  static constexpr int min_blocks_per_sm = 1;
+  //! `__launch_bounds__` minimum blocks per SM (1.4.4.1): 1 leaves the register count to the compiler
+  //! (up to 255 per thread); 2 at 256 threads caps it at 128, which the 24-item row needs to keep two
+  //! blocks resident (the shape measured best, perf/NOTES.md); 4 would cap at 64 (Fermi's 63).
+  static constexpr int min_blocks_per_sm = 2;
 };
 
 }  // namespace archscan

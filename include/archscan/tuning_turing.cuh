@@ -22,18 +22,20 @@ enum class tile_schedule {
 struct turing_tuning {
   using family = turing_family;
 
-  //! 4-byte accumulators (int32, float). H100: not yet measured. 16 independent loads per thread
-  //! (guide 4.1.1: four-way ILP already hides the four-cycle dependent issue latency with 4 warps).
+  //! 4-byte accumulators (int32, float). H100, int32 exclusive sum, 2^28: 1988 GB/s (0.81x CUB; the
+  //! best of 9 shapes, perf/NOTES.md). 20 independent loads per thread (guide 4.1.1: four-way ILP
+  //! already hides the four-cycle dependent issue latency with 4 warps).
   struct row_4 {
     static constexpr int block_threads    = 256;
-    static constexpr int items_per_thread = 16;  //!< tile: 4096 items, 16 KiB
+    static constexpr int items_per_thread = 20;  //!< tile: 5120 items, 20 KiB
     static constexpr int min_blocks_per_sm = 2;  //!< __launch_bounds__ hint (caps registers at 128)
   };
-  //! 8-byte accumulators (int64, double, keyed<int>). H100: not yet measured.
+  //! 8-byte accumulators (int64, double, keyed<int>). H100, double exclusive sum, 2^28: 2334 GB/s
+  //! (0.86x CUB; the best of 9 shapes, perf/NOTES.md).
   struct row_8 {
-    static constexpr int block_threads    = 256;
-    static constexpr int items_per_thread = 8;   //!< tile: 2048 items, 16 KiB
-    static constexpr int min_blocks_per_sm = 2;
+    static constexpr int block_threads    = 128;
+    static constexpr int items_per_thread = 12;  //!< tile: 1536 items, 12 KiB
+    static constexpr int min_blocks_per_sm = 4;
   };
   //! 9..16-byte accumulators (user structs, keyed<double>). H100: not yet measured.
   struct row_16 {
@@ -71,7 +73,10 @@ struct turing_tuning {
   static constexpr load_kind load = load_kind::direct;
 
   // --- guide 4.1.3: occupancy -----------------------------------------------------------------------
-  static constexpr tile_schedule schedule = tile_schedule::resident;
+  //! Measured on the H100 (perf/NOTES.md): one block per tile is 1.46x (int32) to 1.65x (double)
+  //! faster at 2^28 than resident blocks looping over tiles, whose loads stall behind their own
+  //! look-back. Occupancy is still read at run time, to size the carveout (carveout_fit).
+  static constexpr tile_schedule schedule = tile_schedule::one_per_block;
 
   // --- guide 4.1.4: integer arithmetic --------------------------------------------------------------
   //! true: a tile advances its iterators once (64-bit) and addresses items by 32-bit offsets, cheap

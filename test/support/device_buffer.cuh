@@ -32,9 +32,11 @@ class device_buffer {
   T* end() const { return d_ + n_; }
   std::int64_t size() const { return n_; }
 
-  //! Fills every byte with 0xA5 so that an unwritten element cannot pass for a result.
+  //! Fills every byte with 0xA5 so that an unwritten element cannot pass for a result. Waits for the
+  //! fill: work on non-blocking streams is not ordered after the legacy default stream.
   void poison() {
     if (n_ > 0) check(cudaMemset(d_, 0xA5, sizeof(T) * static_cast<std::size_t>(n_)), "cudaMemset");
+    check(cudaDeviceSynchronize(), "cudaMemset (poison)");
   }
   std::vector<T> to_host() const {
     check(cudaDeviceSynchronize(), "kernel execution");

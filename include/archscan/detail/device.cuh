@@ -1,16 +1,21 @@
 #pragma once
 //! \file Reads the facts of the current device that dispatch decisions depend on.
 
+#include <cstddef>
+#include <mutex>
+#include <utility>
+#include <vector>
+
 #include <archscan/detail/error.cuh>
 #include <archscan/detail/problem.cuh>
 
 namespace archscan::detail {
 
-inline device_facts current_device_facts() {
+inline device_facts read_device_facts(int device) {
   device_facts f;
-  throw_on_error(cudaGetDevice(&f.device), "archscan: cudaGetDevice");
+  f.device  = device;
   auto attr = [&](int& v, cudaDeviceAttr a) {
-    throw_on_error(cudaDeviceGetAttribute(&v, a, f.device), "archscan: cudaDeviceGetAttribute");
+    throw_on_error(cudaDeviceGetAttribute(&v, a, device), "archscan: cudaDeviceGetAttribute");
   };
   attr(f.sm_count, cudaDevAttrMultiProcessorCount);
   attr(f.cc_major, cudaDevAttrComputeCapabilityMajor);
@@ -20,6 +25,19 @@ inline device_facts current_device_facts() {
   attr(f.max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
   attr(f.regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor);
   return f;
+}
+
+//! The current device's facts, read once per device and process (they cannot change while it runs):
+//! a scan call then costs one cudaGetDevice here, not seven attribute queries.
+inline device_facts current_device_facts() {
+  int device = 0;
+  throw_on_error(cudaGetDevice(&device), "archscan: cudaGetDevice");
+  static std::mutex m;
+  static std::vector<std::pair<bool, device_facts>> cache;
+  std::lock_guard<std::mutex> lock(m);
+  if (cache.size() <= static_cast<std::size_t>(device)) cache.resize(static_cast<std::size_t>(device) + 1);
+  if (!cache[device].first) cache[device] = {true, read_device_facts(device)};
+  return cache[device].second;
 }
 
 }  // namespace archscan::detail
