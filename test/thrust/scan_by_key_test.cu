@@ -9,6 +9,7 @@
 
 #include "support/cases.cuh"
 #include "support/compare.cuh"
+#include "support/cub.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 
@@ -76,22 +77,14 @@ void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kind
       cub_out.poison();
       par_out.poison();
 
-      std::size_t temp_bytes = 0;
-      void* d_temp           = nullptr;
-      auto cub_call          = [&] {
-        if (exclusive) {
-          return cub::DeviceScan::ExclusiveScanByKey(d_temp, temp_bytes, keys.get(), in.get(), cub_out.get(),
-                                                          Op{}, init, n, pred);
-        }
-        return cub::DeviceScan::InclusiveScanByKey(d_temp, temp_bytes, keys.get(), in.get(), cub_out.get(), Op{},
-                                                        n, pred);
-      };
       if (n > 0) {
-        ARCHSCAN_CUDA_OK(cub_call());
-        device_buffer<unsigned char> temp(static_cast<std::int64_t>(temp_bytes));
-        d_temp = temp.get();
-        ARCHSCAN_CUDA_OK(cub_call());
-        ARCHSCAN_CUDA_OK(cudaDeviceSynchronize());
+        ARCHSCAN_CUDA_OK(cub_two_phase([&](void* d_temp, std::size_t& bytes) {
+          if (exclusive) {
+            return cub::DeviceScan::ExclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), cub_out.get(), Op{}, init,
+                                                       n, pred);
+          }
+          return cub::DeviceScan::InclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), cub_out.get(), Op{}, n, pred);
+        }));
       }
 
       T* end = nullptr;

@@ -9,6 +9,7 @@
 
 #include "support/cases.cuh"
 #include "support/compare.cuh"
+#include "support/cub.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 
@@ -26,10 +27,8 @@ template <class C>
 class TransformScanTest : public ::testing::Test {};
 TYPED_TEST_SUITE(TransformScanTest, scan_cases, case_names);
 
-enum class form { inclusive, inclusive_init, exclusive_init };
-
 template <class C>
-void run(form f) {
+void run(scan_form f) {
   using T  = typename C::value;
   using Op = typename C::op;
   using U  = twice<T, Op>;
@@ -43,27 +42,13 @@ void run(form f) {
     out.poison();
     cub_out.poison();
     par_out.poison();
-
-    auto tin               = thrust::make_transform_iterator(in.get(), U{});
-    std::size_t temp_bytes = 0;
-    void* d_temp           = nullptr;
-    auto cub_call          = [&] {
-      if (f == form::inclusive) return cub::DeviceScan::InclusiveScan(d_temp, temp_bytes, tin, cub_out.get(), Op{}, n);
-      if (f == form::inclusive_init) {
-        return cub::DeviceScan::InclusiveScanInit(d_temp, temp_bytes, tin, cub_out.get(), Op{}, init, n);
-      }
-      return cub::DeviceScan::ExclusiveScan(d_temp, temp_bytes, tin, cub_out.get(), Op{}, init, n);
-    };
-    ARCHSCAN_CUDA_OK(cub_call());
-    device_buffer<unsigned char> temp(static_cast<std::int64_t>(temp_bytes));
-    d_temp = temp.get();
-    ARCHSCAN_CUDA_OK(cub_call());
+    ARCHSCAN_CUDA_OK(cub_scan(f, thrust::make_transform_iterator(in.get(), U{}), cub_out.get(), Op{}, init, n));
 
     T* end = nullptr;
-    if (f == form::inclusive) {
+    if (f == scan_form::inclusive) {
       end = thrust::transform_inclusive_scan(policy, in.begin(), in.end(), out.begin(), U{}, Op{});
       thrust::transform_inclusive_scan(thrust::cuda::par, in.begin(), in.end(), par_out.begin(), U{}, Op{});
-    } else if (f == form::inclusive_init) {
+    } else if (f == scan_form::inclusive_init) {
       end = thrust::transform_inclusive_scan(policy, in.begin(), in.end(), out.begin(), U{}, init, Op{});
       thrust::transform_inclusive_scan(thrust::cuda::par, in.begin(), in.end(), par_out.begin(), U{}, init, Op{});
     } else {
@@ -71,26 +56,21 @@ void run(form f) {
       thrust::transform_exclusive_scan(thrust::cuda::par, in.begin(), in.end(), par_out.begin(), U{}, init, Op{});
     }
     ASSERT_EQ(end, out.end());
-    const bool has_init = f != form::inclusive;
-    const auto ref      = host_scan(transformed, Op{}, f == form::exclusive_init, has_init, init);
-    double init_mag     = 0;
-    if constexpr (std::is_arithmetic_v<T>) init_mag = std::fabs(static_cast<double>(init));
-    ASSERT_TRUE(agree("n=" + std::to_string(n), out.to_host(), cub_out.to_host(), par_out.to_host(), ref,
-                      magnitude_prefix(transformed, init_mag)));
+    ASSERT_TRUE((scan_results_agree<T, Op>)("n=" + std::to_string(n), f, transformed, init, out, cub_out, par_out));
   }
 }
 
 TYPED_TEST(TransformScanTest, Inclusive) {
   ARCHSCAN_REQUIRE_GPU();
-  run<TypeParam>(form::inclusive);
+  run<TypeParam>(scan_form::inclusive);
 }
 TYPED_TEST(TransformScanTest, InclusiveWithInit) {
   ARCHSCAN_REQUIRE_GPU();
-  run<TypeParam>(form::inclusive_init);
+  run<TypeParam>(scan_form::inclusive_init);
 }
 TYPED_TEST(TransformScanTest, Exclusive) {
   ARCHSCAN_REQUIRE_GPU();
-  run<TypeParam>(form::exclusive_init);
+  run<TypeParam>(scan_form::exclusive_init);
 }
 
 }  // namespace
