@@ -26,14 +26,14 @@ struct kepler_tuning {
   //! `items_per_thread` items live in registers (ILP, guide 1.4.1 and 1.4.4.1); when full tiles would
   //! give fewer than `fill_blocks_per_sm` blocks per SM, tiles of `small_items_per_thread` are used
   //! instead (guide 1.4.1: enough blocks to fill the GPU).
-  struct row_4_bytes {  // H100, int32 exclusive sum, 2^28: 1787 GB/s (0.73x CUB; best of 6 shapes, perf/NOTES.md)
+  struct row_4_bytes {  // H100, int32 exclusive sum, 2^28: 2423 GB/s (0.99x CUB; perf/NOTES.md run H)
     static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 24;
+    static constexpr int items_per_thread       = 32;
     static constexpr int small_items_per_thread = 4;
   };
-  struct row_8_bytes {  // H100, double exclusive sum, 2^28: 2208 GB/s (0.81x CUB; best of 6 shapes, perf/NOTES.md)
+  struct row_8_bytes {  // H100, double exclusive sum, 2^28: 2574 GB/s (0.95x CUB; perf/NOTES.md run H)
     static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 12;
+    static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 3;
   };
   struct row_wide {  // H100, 12- and 16-byte accumulators (by-key pairs, user structs): not yet measured
@@ -54,10 +54,17 @@ struct kepler_tuning {
   static constexpr int fill_blocks_per_sm = 4;
   //! Tile status published by one 64-bit atomic word where the accumulator fits (1.4.4.4).
   static constexpr tile_status_kind tile_status = tile_status_kind::packed_word;
+  //! Nanoseconds a tile sleeps after publishing its aggregate, before its serial look-back: the
+  //! tiles just before it publish their inclusive prefixes meanwhile, so the walk (one dependent L2
+  //! round trip per step) stops after fewer steps. Applied only when tiles outnumber one wave of
+  //! resident blocks (dispatch/kepler.cuh). 0: walk at once.
+  static constexpr unsigned lookback_delay_ns = 1000;
   //! `__launch_bounds__` minimum blocks per SM (1.4.4.1): 1 leaves the register count to the compiler
-  //! (up to 255 per thread); 2 at 256 threads caps it at 128, which the 24-item row needs to keep two
-  //! blocks resident (the shape measured best, perf/NOTES.md); 4 would cap at 64 (Fermi's 63).
-  static constexpr int min_blocks_per_sm = 2;
+  //! (up to 255 per thread); 4 at 256 threads caps it at 64 (Fermi's 63, the guide's own limit), and
+  //! the 32-item row still fits without spills: 4 blocks, 32768 items resident per SM. Measured on
+  //! the H100: 2 (128 registers, 3 blocks of 24 items) 0.73x CUB; 4 with 32 items 0.91x; plus the
+  //! look-back delay 0.99x (perf/NOTES.md run H).
+  static constexpr int min_blocks_per_sm = 4;
 };
 
 }  // namespace archscan

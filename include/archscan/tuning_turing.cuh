@@ -22,20 +22,22 @@ enum class tile_schedule {
 struct turing_tuning {
   using family = turing_family;
 
-  //! 4-byte accumulators (int32, float). H100, int32 exclusive sum, 2^28: 1988 GB/s (0.81x CUB; the
-  //! best of 9 shapes, perf/NOTES.md). 20 independent loads per thread (guide 4.1.1: four-way ILP
-  //! already hides the four-cycle dependent issue latency with 4 warps).
+  //! 4-byte accumulators (int32, float). H100, int32 exclusive sum, 2^28: 2632 GB/s (1.07x CUB in the
+  //! same run; best of 24 shapes, perf/NOTES.md run H). Throughput follows the items resident per SM
+  //! (guide 4.1.3): 64 registers (8 blocks per SM) hold 40 items per thread, 40960 items per SM,
+  //! against 20480 for the 256 x 20 tiles first chosen (0.81x). 40 independent loads per thread
+  //! (guide 4.1.1: far beyond the four-way ILP that hides the dependent-issue latency).
   struct row_4 {
-    static constexpr int block_threads    = 256;
-    static constexpr int items_per_thread = 20;  //!< tile: 5120 items, 20 KiB
-    static constexpr int min_blocks_per_sm = 2;  //!< __launch_bounds__ hint (caps registers at 128)
+    static constexpr int block_threads     = 128;
+    static constexpr int items_per_thread  = 40;  //!< tile: 5120 items, 20 KiB
+    static constexpr int min_blocks_per_sm = 8;   //!< __launch_bounds__: at most 64 registers
   };
-  //! 8-byte accumulators (int64, double, keyed<int>). H100, double exclusive sum, 2^28: 2334 GB/s
-  //! (0.86x CUB; the best of 9 shapes, perf/NOTES.md).
+  //! 8-byte accumulators (int64, double, keyed<int>). H100, double exclusive sum, 2^28: 2791 GB/s
+  //! (1.03x CUB; perf/NOTES.md run H): 4 blocks of 256 x 16 at 63 registers, 16384 items per SM.
   struct row_8 {
-    static constexpr int block_threads    = 128;
-    static constexpr int items_per_thread = 12;  //!< tile: 1536 items, 12 KiB
-    static constexpr int min_blocks_per_sm = 4;
+    static constexpr int block_threads     = 256;
+    static constexpr int items_per_thread  = 16;  //!< tile: 4096 items, 32 KiB
+    static constexpr int min_blocks_per_sm = 4;   //!< at most 64 registers
   };
   //! 9..16-byte accumulators (user structs, keyed<double>). H100: not yet measured.
   struct row_16 {
@@ -74,8 +76,10 @@ struct turing_tuning {
 
   // --- guide 4.1.3: occupancy -----------------------------------------------------------------------
   //! Measured on the H100 (perf/NOTES.md): one block per tile is 1.46x (int32) to 1.65x (double)
-  //! faster at 2^28 than resident blocks looping over tiles, whose loads stall behind their own
-  //! look-back. Occupancy is still read at run time, to size the carveout (carveout_fit).
+  //! faster at 2^28 than resident blocks looping over tiles (run B), and still ~2x with the tile id
+  //! claimed during the look-back (run H): a claimed tile waits for its block's current tile, and
+  //! the tiles after it wait for it. Occupancy is still read at run time, to size the carveout
+  //! (carveout_fit) and to decide the look-back delay.
   static constexpr tile_schedule schedule = tile_schedule::one_per_block;
 
   // --- guide 4.1.4: integer arithmetic --------------------------------------------------------------
@@ -89,7 +93,12 @@ struct turing_tuning {
   static constexpr int lookback_window = 32;
 
   // --- look-back waiting (see tile/lookback.cuh) ----------------------------------------------------
-  static constexpr unsigned backoff_min_ns = 32;    //!< first __nanosleep after a failed poll; 0: spin
+  //! Sleep before the first poll, so that the tiles just before have published their inclusive
+  //! prefixes: without it the H100 profile showed 2.5 (int32) to 4 (double) windows of 32 walked per
+  //! tile, each an L2 round trip, while the block's other warps wait at the barrier. Applied only
+  //! when tiles outnumber one wave of resident blocks (dispatch/turing.cuh). 0: poll at once.
+  static constexpr unsigned lookback_delay_ns = 1500;
+  static constexpr unsigned backoff_min_ns = 200;   //!< first __nanosleep after a failed poll; 0: spin
   static constexpr unsigned backoff_max_ns = 512;   //!< doubling stops here
   //! Polls before a waiting warp gives up with __trap(): with the sleeps above, tens of seconds.
   //! Only a broken forward-progress guarantee (or a kernel preempted that long) can reach it.

@@ -22,10 +22,11 @@ struct starving_tuning : archscan::turing_tuning {
   static constexpr int starve_every   = 7;
   static constexpr unsigned starve_ns = 100000;
 };
-//! The same, one predecessor per look-back step and one tile per block (the other code paths).
+//! The same, one predecessor per look-back step and resident blocks looping over tiles (the other
+//! code paths: the default takes one tile per block and a 32-wide window).
 struct starving_narrow_tuning : starving_tuning {
   static constexpr int lookback_window               = 1;
-  static constexpr archscan::tile_schedule schedule  = archscan::tile_schedule::one_per_block;
+  static constexpr archscan::tile_schedule schedule  = archscan::tile_schedule::resident;
 };
 
 //! x -> a * x + b (mod 2^32), plus a count: 12 bytes; composition is associative, not commutative.

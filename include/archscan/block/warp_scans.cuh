@@ -1,7 +1,10 @@
 #pragma once
 //! \file Block-wide scan of one value per thread, built from warp shuffles: each warp scans its lanes,
-//! warp totals meet in shared memory, the first warp scans them, and every thread combines.
-//! Two `__syncthreads` and no warp-synchronous shared-memory access.
+//! warp totals meet in shared memory, and after one `__syncthreads` every thread folds the totals of
+//! the warps before its own (and of all warps, for the block total) itself. One barrier instead of
+//! the two of a "first warp scans the totals" design: the totals are few (at most 32) and broadcast
+//! reads of shared memory are cheap, while a barrier holds every warp. No warp-synchronous
+//! shared-memory access.
 
 #include <archscan/warp/warp_scans.cuh>
 
@@ -18,29 +21,28 @@ struct warp_scans {
   };
 
   //! Exclusive scan of `v` across the block in thread order. Thread 0's `exclusive` is undefined
-  //! (it has no predecessor). Returns the block total to every thread. `s` may be reused after
-  //! the next `__syncthreads`.
+  //! (it has no predecessor). Returns the block total to every thread. `s` may be written again only
+  //! after a later `__syncthreads` that every thread reaches after this call.
   template <class Op>
   __device__ static T exclusive_scan(const T& v, T& exclusive, Op op, storage& s) {
-    const int lane      = warp::lane_id();
-    const int warp_id   = static_cast<int>(threadIdx.x) / warp::threads;
-    const T inclusive   = warp::inclusive_scan(v, op);
-    const T warp_excl   = warp::exclusive_from_inclusive(inclusive);
+    const int lane    = warp::lane_id();
+    const int warp_id = static_cast<int>(threadIdx.x) / warp::threads;
+    const T inclusive = warp::inclusive_scan(v, op);
+    const T warp_excl = warp::exclusive_from_inclusive(inclusive);
     if (lane == warp::threads - 1) s.warp_totals[warp_id] = inclusive;
     __syncthreads();
-    if (warp_id == 0) {
-      // Lanes past the last warp scan a placeholder of their own (never read another lane's slot).
-      T t = lane < warps ? s.warp_totals[lane] : inclusive;
-      t   = warp::inclusive_scan(t, op);
-      if (lane < warps) s.warp_totals[lane] = t;  // now inclusive prefixes of warp totals
+    // Totals combined left to right (operators need not commute); `before` is captured on the way.
+    T total  = s.warp_totals[0];
+    T before = total;
+#pragma unroll
+    for (int w = 1; w < warps; ++w) {
+      if (w == warp_id) before = total;
+      total = op(total, s.warp_totals[w]);
     }
-    __syncthreads();
-    const T total = s.warp_totals[warps - 1];
     if (warp_id == 0) {
       exclusive = warp_excl;
     } else {
-      const T before = s.warp_totals[warp_id - 1];
-      exclusive      = lane == 0 ? before : T(op(before, warp_excl));
+      exclusive = lane == 0 ? before : T(op(before, warp_excl));
     }
     return total;
   }

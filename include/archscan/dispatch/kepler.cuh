@@ -88,6 +88,13 @@ constexpr kepler_plan make_kepler_plan(const kepler_plan_input& in) {
   return plan;
 }
 
+//! The look-back delay pays only when more tiles than one wave of resident blocks queue behind each
+//! other; within one wave it only adds latency (measured, perf/NOTES.md). The wave is the blocks
+//! that the register cap (`__launch_bounds__` minimum) keeps resident on every SM.
+constexpr unsigned kepler_lookback_delay(std::int64_t tiles, int sm_count, int min_blocks_per_sm, unsigned delay_ns) {
+  return tiles > static_cast<std::int64_t>(sm_count) * min_blocks_per_sm ? delay_ns : 0u;
+}
+
 template <>
 struct family_dispatch<kepler_family> {
   template <class Tuning, class Problem>
@@ -129,13 +136,15 @@ struct family_dispatch<kepler_family> {
       detail::throw_on_error(cudaMemsetAsync(temp, 0, pl.zero_bytes, stream),
                              "archscan::kepler: zeroing tile status");
     }
-    const auto blocks = static_cast<unsigned>(pl.tiles);
+    const auto blocks   = static_cast<unsigned>(pl.tiles);
+    const unsigned delay = kepler_lookback_delay(pl.tiles, facts.sm_count, Tuning::min_blocks_per_sm,
+                                                 Tuning::lookback_delay_ns);
     if (pl.items_per_thread == row::items_per_thread) {
       kernel::kepler_chained_scan<Tuning, Problem, row::items_per_thread, status_t>
-          <<<blocks, row::block_threads, 0, stream>>>(p, status, d_counter, pl.tiles);
+          <<<blocks, row::block_threads, 0, stream>>>(p, status, d_counter, pl.tiles, delay);
     } else {
       kernel::kepler_chained_scan<Tuning, Problem, row::small_items_per_thread, status_t>
-          <<<blocks, row::block_threads, 0, stream>>>(p, status, d_counter, pl.tiles);
+          <<<blocks, row::block_threads, 0, stream>>>(p, status, d_counter, pl.tiles, delay);
     }
     detail::throw_on_launch_error("archscan::kepler: chained_scan");
   }

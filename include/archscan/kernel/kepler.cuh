@@ -30,10 +30,10 @@ using kepler_status = std::conditional_t<kepler_packed_status<Tuning, T>, tile::
 template <class Tuning, class Problem, int Items, class Status>
 __global__ void __launch_bounds__(kepler_row<Tuning, sizeof(typename Problem::accum_type)>::block_threads,
                                   Tuning::min_blocks_per_sm)
-    kepler_chained_scan(Problem p, Status status, unsigned* d_counter, std::int64_t tiles) {
+    kepler_chained_scan(Problem p, Status status, unsigned* d_counter, std::int64_t tiles, unsigned lookback_delay_ns) {
   using tile = kepler_tile<Tuning, Problem, Items>;
   __shared__ typename tile::storage s;
-  tile::run(p, status, d_counter, tiles, s);
+  tile::run(p, status, d_counter, tiles, lookback_delay_ns, s);
 }
 
 }  // namespace archscan::kernel

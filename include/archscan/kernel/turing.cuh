@@ -29,9 +29,10 @@ __global__ void __launch_bounds__(turing_row<Tuning, Problem>::block_threads)
 template <class Tuning, class Problem>
 __global__ void __launch_bounds__(turing_row<Tuning, Problem>::block_threads,
                                   turing_row<Tuning, Problem>::min_blocks_per_sm)
-    turing_scan_tiles(Problem p, typename turing_tile<Tuning, Problem>::states_t states, std::int64_t tiles) {
+    turing_scan_tiles(Problem p, typename turing_tile<Tuning, Problem>::states_t states, std::int64_t tiles,
+                      unsigned lookback_delay_ns) {
   extern __shared__ __align__(16) unsigned char smem[];
-  turing_tile<Tuning, Problem>::scan_tiles(p, states, tiles, smem);
+  turing_tile<Tuning, Problem>::scan_tiles(p, states, tiles, lookback_delay_ns, smem);
 }
 
 }  // namespace archscan::kernel

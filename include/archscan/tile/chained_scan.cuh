@@ -48,10 +48,11 @@ struct chained_scan {
   };
 
   //! Scans one tile. `d_counter` hands out tile ids (nullptr: a single tile, id 0); `tiles` is the
-  //! number of tiles of the problem.
+  //! number of tiles of the problem; `lookback_delay_ns`: how long thread 0 sleeps between
+  //! publishing its tile's aggregate and walking back (0: not at all).
   template <class Status>
   __device__ static void run(const Problem& p, const Status& status, unsigned* d_counter, std::int64_t tiles,
-                             storage& s) {
+                             unsigned lookback_delay_ns, storage& s) {
     std::int64_t tile = 0;
     if (d_counter != nullptr) {
       if (threadIdx.x == 0) s.tile = atomicAdd(d_counter, 1u);  // fast global atomics (1.4.4.4)
@@ -82,7 +83,7 @@ struct chained_scan {
     if constexpr (Problem::exclusive) block_scan::to_exclusive(v, s.scan);
     const bool tile_has_prefix = tile > 0 || Problem::has_seed;
     const auto before          = block_scan::combine_warps(warp_total, p.op, tile_has_prefix, s.scan,
-                                                           [&](const T& total) { return prefix_of(p, status, tile, tiles, total); });
+                                                           [&](const T& total) { return prefix_of(p, status, tile, tiles, lookback_delay_ns, total); });
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::int64_t i = first + 32 * j;
@@ -107,13 +108,15 @@ struct chained_scan {
   //! Thread 0: publishes the tile's status and returns the tile's exclusive prefix (seed included).
   template <class Status>
   __device__ static T prefix_of(const Problem& p, const Status& status, std::int64_t tile, std::int64_t tiles,
-                                const T& total) {
+                                unsigned lookback_delay_ns, const T& total) {
     const bool last = tile + 1 == tiles;  // nobody reads the last tile's status
     if (tile == 0) {
       if (!last) status.publish(0, flag_inclusive, Problem::has_seed ? T(p.op(p.seed, total)) : total);
       return p.seed;  // read only when has_seed
     }
     if (!last) status.publish(tile, flag_aggregate, total);
+    // Predecessors publish their inclusive prefixes meanwhile, so the serial walk ends sooner.
+    if (lookback_delay_ns > 0) __nanosleep(lookback_delay_ns);
     const T before = serial_lookback<Status, T>(status, tile, p.op);
     if (!last) status.publish(tile, flag_inclusive, T(p.op(before, total)));
     return before;

@@ -117,9 +117,12 @@ struct lookback {
 
   //! The exclusive prefix of tile `tile` > 0: predecessors combined in order (earliest leftmost),
   //! including whatever tile 0 folded into its inclusive prefix. All 32 lanes of one warp call.
+  //! `delay_ns` > 0: sleep that long before the first poll, so that the tiles just before have
+  //! published inclusive prefixes and the walk ends in the first window more often.
   template <class States, class Op>
-  __device__ static T exclusive_prefix(const States& st, std::int64_t tile, Op op) {
+  __device__ static T exclusive_prefix(const States& st, std::int64_t tile, Op op, unsigned delay_ns) {
     const int lane = warp::lane_id();
+    if (delay_ns > 0) __nanosleep(delay_ns);
     maybe<T> running{T{}, 0};
     std::int64_t end = tile;  // this window: tiles [end - window, end)
     for (;;) {

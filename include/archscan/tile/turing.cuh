@@ -13,9 +13,9 @@
 //! padding sits after every real item, so it reaches no real output, only the last tile's aggregate,
 //! which no tile reads.
 //!
-//! Barriers: three `__syncthreads` per tile (two in the block scan, the prefix broadcast), all
-//! reached by every thread of the block: the loop's exit condition is a tile id read from shared
-//! memory after a barrier, so it is uniform.
+//! Barriers: two `__syncthreads` per tile (the block scan's, the prefix broadcast), all reached by
+//! every thread of the block: the loop's exit condition is a tile id read from shared memory after a
+//! barrier, so it is uniform.
 
 #include <cstdint>
 #include <type_traits>
@@ -86,15 +86,20 @@ struct turing {
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
   __device__ static void scan_single(const Problem& p, unsigned char* raw) {
     const smem_view s(raw);
-    run_tile<false>(p, 0, s, states_t{}, nullptr);
+    run_tile<false>(p, 0, s, states_t{}, nullptr, 0);
   }
 
   //! Takes tiles from the counter until none is left (one tile when Tuning::schedule is one_per_block).
-  //! A resident block takes its next tile id while its current tile's loads are in flight, so the
-  //! atomic's latency hides behind them. Progress still holds: a block works on its tiles in
-  //! increasing order and a tile waits only for smaller ids, so the smallest unfinished tile is
-  //! always being worked on.
-  __device__ static void scan_tiles(const Problem& p, const states_t& st, std::int64_t tiles, unsigned char* raw) {
+  //! A resident block claims its next tile id while warp 0 looks back for the current one, from a
+  //! thread of another warp that would only wait at the barrier: the atomic's latency hides behind
+  //! the look-back, and the id arrives with the prefix broadcast, so no barrier of its own is needed.
+  //! Claiming later keeps a claimed tile from idling (its successors would wait for it); claiming
+  //! earlier, during the loads, measured slower (perf/NOTES.md). Progress still holds: a block works
+  //! on its tiles in increasing order and a tile waits only for smaller ids, whose blocks finish
+  //! their current tile (which waits only for smaller ids still) before starting the claimed one.
+  //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
+  __device__ static void scan_tiles(const Problem& p, const states_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
+                                    unsigned char* raw) {
     const smem_view s(raw);
     if (threadIdx.x == 0) s.tile_ids[0] = look::next_tile(st);
     __syncthreads();
@@ -102,8 +107,9 @@ struct turing {
       const std::int64_t tile = s.tile_ids[round & 1];
       if (tile >= tiles) return;  // uniform: every thread read the same id after a barrier
       constexpr bool resident = Tuning::schedule == tile_schedule::resident;
-      // The other slot was last read before this round's barriers; it is read next after them.
-      run_tile<true>(p, tile, s, st, resident ? &s.tile_ids[(round + 1) & 1] : nullptr);
+      // The other slot was last read before the previous round's barriers; written during this
+      // round's look-back, it is read after this round's last barrier.
+      run_tile<true>(p, tile, s, st, resident ? &s.tile_ids[(round + 1) & 1] : nullptr, lookback_delay_ns);
       if constexpr (!resident) return;
     }
   }
@@ -118,7 +124,7 @@ struct turing {
  private:
   template <bool Lookback>
   __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, const states_t& st,
-                                  std::int64_t* next_tile_slot) {
+                                  std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
@@ -145,7 +151,6 @@ struct turing {
 #pragma unroll
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
-    if (next_tile_slot != nullptr && threadIdx.x == 0) *next_tile_slot = look::next_tile(st);  // read after the barriers below
     // Items in the striped order of the stores, kept only where `finish` needs them.
     T striped_items[Problem::finish_type::needs_item && Tuning::warp_transpose ? items : 1];
     if constexpr (Problem::finish_type::needs_item && Tuning::warp_transpose) {
@@ -158,6 +163,8 @@ struct turing {
     const T thread_total = reduce(x, p.op);
     T thread_exclusive;
     const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
+    // The next tile (resident blocks): read by every thread after the prefix broadcast's barrier.
+    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = look::next_tile(st);
 
     // The tile's exclusive prefix: the seed for tile 0 (if any), else the look-back's answer.
     if constexpr (Lookback) {
@@ -169,7 +176,7 @@ struct turing {
           if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
         } else {
           if (lane == 0) st.publish(tile, status_aggregate, aggregate);
-          const T prefix = look::exclusive_prefix(st, tile, p.op);
+          const T prefix = look::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
           if (lane == 0) {
             st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
             *s.tile_prefix = prefix;
