@@ -57,9 +57,10 @@ struct kepler_no_grid_fill : kepler_tuning {
   static constexpr bool fill_grid = false;
 };
 
-//! 1.4.4.1: "experiment with the balance of spilling vs. occupancy". The baseline needs 48 (4-byte) / 64
-//! (8-byte) registers, under even Fermi's 63, so the 255-register limit is not what it relies on; this
-//! ablation forces full occupancy instead (256 threads x 8 blocks: at most 32 registers, spilling).
+//! 1.4.4.1: "experiment with the balance of spilling vs. occupancy". The baseline is capped at 64
+//! registers (4 blocks of 256 threads), near Fermi's 63, so the 255-register limit is not what it
+//! relies on; this ablation forces full occupancy instead (256 threads x 8 blocks: at most 32
+//! registers, spilling).
 struct kepler_register_cap : kepler_tuning {
   static constexpr const char* ablation = "registers capped at 32 for full occupancy, spilling (1.4.4.1)";
   static constexpr int min_blocks_per_sm = 8;
@@ -71,8 +72,22 @@ struct kepler_flag_and_values : kepler_tuning {
   static constexpr tile_status_kind tile_status = tile_status_kind::flag_and_values;
 };
 
+//! 1.4.4.1: the register budget left to the compiler up to 128 (2 blocks of 256), the first tuning's
+//! choice: fewer items resident per SM.
+struct kepler_register_budget_128 : kepler_tuning {
+  static constexpr const char* ablation = "registers up to 128, 2 blocks per SM resident (1.4.4.1)";
+  static constexpr int min_blocks_per_sm = 2;
+};
+
+//! Look-back: the serial walk starts right after the aggregate is published (no delay).
+struct kepler_no_lookback_delay : kepler_tuning {
+  static constexpr const char* ablation = "serial look-back starts at once, no delay";
+  static constexpr unsigned lookback_delay_ns = 0;
+};
+
 using kepler_ablations =
     std::tuple<kepler_tuning, kepler_smem_exchange, kepler_smem_exchange_split_words, kepler_split_smem_words,
-               kepler_plain_loads, kepler_one_item, kepler_no_grid_fill, kepler_register_cap, kepler_flag_and_values>;
+               kepler_plain_loads, kepler_one_item, kepler_no_grid_fill, kepler_register_cap, kepler_register_budget_128,
+               kepler_flag_and_values, kepler_no_lookback_delay>;
 
 }  // namespace archscan::perf

@@ -3,7 +3,9 @@
 //! Guide* (chapter 4) off by overriding fields of `turing_tuning`, so that a benchmark can report its
 //! throughput as a ratio to the baseline in the same run. perf/turing/TRACEABILITY.md maps them to 4.x.
 
+#include <cstddef>
 #include <tuple>
+#include <type_traits>
 
 #include <archscan/tuning.cuh>
 
@@ -32,6 +34,30 @@ struct turing_serial_lookback : turing_tuning {
 struct turing_resident_blocks : turing_tuning {
   static constexpr const char* ablation = "resident blocks loop over tiles, grid from run-time occupancy (4.1.3)";
   static constexpr tile_schedule schedule = tile_schedule::resident;
+};
+
+//! 4.1.3: the first tuning's rows: 256 x 20 (4-byte) and 128 x 12 (8-byte) with registers up to 128
+//! and 64, half the items resident per SM.
+struct turing_first_rows : turing_tuning {
+  static constexpr const char* ablation = "first tile rows: 256x20 / 128x12, fewer items resident per SM (4.1.3)";
+  struct row_4 {
+    static constexpr int block_threads     = 256;
+    static constexpr int items_per_thread  = 20;
+    static constexpr int min_blocks_per_sm = 2;
+  };
+  struct row_8 {
+    static constexpr int block_threads     = 128;
+    static constexpr int items_per_thread  = 12;
+    static constexpr int min_blocks_per_sm = 4;
+  };
+  template <std::size_t B>
+  using row = std::conditional_t<(B <= 4), row_4, std::conditional_t<(B <= 8), row_8, turing_tuning::row<B>>>;
+};
+
+//! Look-back: the first poll right after the aggregate is published (no delay).
+struct turing_no_lookback_delay : turing_tuning {
+  static constexpr const char* ablation = "look-back polls at once, no first-poll delay";
+  static constexpr unsigned lookback_delay_ns = 0;
 };
 
 //! 4.1.4: every load and store forms its own 64-bit index.
@@ -73,7 +99,8 @@ struct turing_no_smem_optin : turing_tuning {
 };
 
 using turing_ablations =
-    std::tuple<turing_tuning, turing_one_item, turing_serial_lookback, turing_resident_blocks, turing_wide_index,
-               turing_no_transpose, turing_carveout_unset, turing_read_only_loads, turing_spin_wait>;
+    std::tuple<turing_tuning, turing_one_item, turing_serial_lookback, turing_resident_blocks, turing_first_rows,
+               turing_no_lookback_delay, turing_wide_index, turing_no_transpose, turing_carveout_unset,
+               turing_read_only_loads, turing_spin_wait>;
 
 }  // namespace archscan::perf

@@ -17,32 +17,39 @@
 namespace {
 using namespace archscan::perf;
 
-//! A turing tuning with the 4- and 8-byte rows and the schedule replaced.
-template <int T4, int I4, int T8, int I8, archscan::tile_schedule S, unsigned Backoff, int MinBlocks>
+//! A turing tuning with the 4- and 8-byte rows (threads, items, __launch_bounds__ minimum blocks)
+//! and the schedule replaced.
+template <int T4, int I4, int M4, int T8, int I8, int M8, archscan::tile_schedule S, unsigned Backoff = 32,
+          unsigned Delay = 0>
 struct turing_shape : archscan::turing_tuning {
   struct row_4 {
     static constexpr int block_threads     = T4;
     static constexpr int items_per_thread  = I4;
-    static constexpr int min_blocks_per_sm = MinBlocks;
+    static constexpr int min_blocks_per_sm = M4;
   };
   struct row_8 {
     static constexpr int block_threads     = T8;
     static constexpr int items_per_thread  = I8;
-    static constexpr int min_blocks_per_sm = MinBlocks;
+    static constexpr int min_blocks_per_sm = M8;
   };
   template <std::size_t B>
   using row = std::conditional_t<(B <= 4), row_4, std::conditional_t<(B <= 8), row_8, turing_tuning::row<B>>>;
   static constexpr archscan::tile_schedule schedule = S;
   static constexpr unsigned backoff_min_ns          = Backoff;
+  static constexpr unsigned lookback_delay_ns       = Delay;
   static std::string describe() {
-    return "turing " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
-           std::to_string(I8) + (S == archscan::tile_schedule::resident ? " resident" : " grid=tiles") +
-           (Backoff ? " backoff " + std::to_string(Backoff) + "ns" : " spin") + " minblocks " + std::to_string(MinBlocks);
+    auto shape = [](int t, int i, int m) {
+      return std::to_string(t) + "x" + std::to_string(i) + " (min " + std::to_string(m) + ")";
+    };
+    return "turing " + shape(T4, I4, M4) + " / " + shape(T8, I8, M8) +
+           (S == archscan::tile_schedule::resident ? " resident" : " grid=tiles") +
+           (Backoff ? " backoff " + std::to_string(Backoff) + "ns" : " spin") +
+           (Delay ? " delay " + std::to_string(Delay) + "ns" : "");
   }
 };
 
 //! A kepler tuning with the 4- and 8-byte rows and the register cap replaced.
-template <int T4, int I4, int T8, int I8, int MinBlocks>
+template <int T4, int I4, int T8, int I8, int MinBlocks, unsigned Delay = 0>
 struct kepler_shape : archscan::kepler_tuning {
   struct row_4_bytes {
     static constexpr int block_threads          = T4;
@@ -55,32 +62,31 @@ struct kepler_shape : archscan::kepler_tuning {
     static constexpr int small_items_per_thread = 3;
   };
   static constexpr int min_blocks_per_sm = MinBlocks;
+  static constexpr unsigned lookback_delay_ns = Delay;
   static std::string describe() {
     return "kepler " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
-           std::to_string(I8) + " minblocks " + std::to_string(MinBlocks);
+           std::to_string(I8) + " minblocks " + std::to_string(MinBlocks) +
+           (Delay ? " delay " + std::to_string(Delay) + "ns" : "");
   }
 };
 
 using archscan::tile_schedule;
 using variants = std::tuple<
-    turing_shape<256, 16, 256, 8, tile_schedule::resident, 32, 2>,       // the tuning as first written
-    turing_shape<256, 16, 256, 8, tile_schedule::one_per_block, 32, 2>,
-    turing_shape<256, 16, 256, 8, tile_schedule::one_per_block, 0, 2>,
-    turing_shape<128, 16, 128, 8, tile_schedule::one_per_block, 0, 4>,
-    turing_shape<128, 12, 128, 12, tile_schedule::one_per_block, 0, 4>,
-    turing_shape<256, 12, 256, 6, tile_schedule::one_per_block, 0, 2>,
-    turing_shape<128, 20, 128, 10, tile_schedule::one_per_block, 0, 3>,
-    turing_shape<256, 20, 256, 10, tile_schedule::one_per_block, 0, 2>,
-    turing_shape<512, 16, 512, 8, tile_schedule::one_per_block, 0, 1>,
-    turing_shape<384, 16, 384, 8, tile_schedule::one_per_block, 0, 1>,
-    kepler_shape<256, 16, 256, 12, 1>,                                    // the tuning as first written
-    kepler_shape<256, 16, 256, 12, 4>,
-    kepler_shape<128, 16, 128, 12, 8>,
-    kepler_shape<256, 12, 256, 8, 4>,
-    kepler_shape<512, 16, 512, 8, 2>,
-    kepler_shape<256, 24, 256, 12, 2>>;
+    turing_shape<256, 20, 2, 128, 12, 4, tile_schedule::one_per_block>,  // the tuning of run F
+    turing_shape<128, 40, 8, 256, 16, 4, tile_schedule::one_per_block, 200, 1500>,
+    turing_shape<128, 40, 8, 256, 16, 4, tile_schedule::one_per_block, 200, 2000>,
+    turing_shape<128, 40, 8, 256, 16, 4, tile_schedule::one_per_block, 400, 1500>,
+    kepler_shape<256, 24, 256, 12, 2>,  // the tuning of run F
+    kepler_shape<256, 24, 256, 12, 4>,
+    kepler_shape<256, 32, 256, 16, 4>,
+    kepler_shape<128, 40, 128, 20, 8>,
+    kepler_shape<128, 32, 128, 16, 8>,
+    kepler_shape<256, 24, 256, 12, 2, 1000>,
+    kepler_shape<256, 32, 256, 16, 4, 1000>,
+    kepler_shape<128, 40, 128, 20, 8, 1000>,
+    kepler_shape<128, 32, 128, 16, 8, 1500>>;
 
-constexpr int log2_sizes[] = {16, 20, 24, 26, 28};
+constexpr int log2_sizes[] = {14, 16, 20, 24, 26, 28};
 
 template <class T>
 const char* type_name() {
