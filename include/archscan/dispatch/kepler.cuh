@@ -10,8 +10,8 @@
 //! Temporary storage: none for a single tile. Otherwise 256 bytes for the tile counter, then per tile
 //! either one status word (8 bytes for accumulators <= 4 bytes, 16 for <= 8 bytes) or a 32-bit flag plus two
 //! accumulators (aggregate, inclusive prefix), each array 256-byte aligned. The counter and the flags
-//! are zeroed by one `cudaMemsetAsync` on the stream. Example: 2^28 int32 in tiles of 4096: 65536
-//! tiles, 256 + 512 KiB. Synchronization: none (enqueue only). Determinism: a tile's prefix combines
+//! are zeroed by one `cudaMemsetAsync` on the stream. Example: 2^28 int32 in tiles of 8192: 32768
+//! tiles, 256 B + 256 KiB. Synchronization: none (enqueue only). Determinism: a tile's prefix combines
 //! aggregates and one inclusive prefix of earlier tiles; which mix it sees depends on timing, so
 //! results are run-to-run deterministic for associative exact operators (integers) and may differ in
 //! the last bits for floating point.

@@ -3,8 +3,8 @@
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Otherwise an init kernel
 //! marks the tile states invalid and zeroes the tile counter, then the scan kernel runs; temporary
-//! storage is only the tile states (for example 2^28 int32 items, 4096 per tile: 65536 tiles,
-//! 256 + 512 KiB). Each kernel's shared-memory carveout is set explicitly and its dynamic shared
+//! storage is only the tile states (for example 2^28 int32 items, 5120 per tile: 52429 tiles,
+//! 256 B + 410 KiB). Each kernel's shared-memory carveout is set explicitly and its dynamic shared
 //! memory above 48 KiB opted into where the tile needs it (guide 4.3.1); the number of blocks that
 //! fit on a multiprocessor is read from the device (guide 4.1.3). All of it once per device and
 //! kernel; launches are checked and nothing synchronizes.
