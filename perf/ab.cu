@@ -82,8 +82,7 @@ bool run_case(std::size_t n, cudaStream_t s, l2_flusher& flusher, std::vector<ro
 }  // namespace
 
 int main() {
-  const cudaDeviceProp prop = require_gpu("archscan-ab");
-  try {
+  return run_program("archscan-ab", [&](const cudaDeviceProp& prop) {
     std::printf("# archscan-ab\n\nDevice: %s (sm_%d%d, %d SMs, %d MB L2); %s\n\n", prop.name, prop.major, prop.minor,
                 prop.multiProcessorCount, prop.l2CacheSize >> 20, version_line().c_str());
     std::printf("Exclusive sum; median of %d calls after %d warm-up, cold L2; GB/s = 2 n sizeof(T) / time; "
@@ -109,13 +108,6 @@ int main() {
                   static_cast<int>(std::log2(static_cast<double>(r.n))), r.us, bytes / (r.us * 1e-6) / 1e9,
                   cub_us / r.us, r.ok ? "" : " (MISMATCH)");
     }
-    if (!ok) {
-      std::fprintf(stderr, "archscan-ab: FAILED: results differ from CUB (see MISMATCH lines)\n");
-      return 1;
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "archscan-ab: error: %s\n", e.what());
-    return 1;
-  }
+    return ok;
+  });
 }

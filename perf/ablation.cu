@@ -119,8 +119,7 @@ bool run_family(const char* family, std::tuple<Tunings...>*, cudaStream_t s, l2_
 }  // namespace
 
 int main() {
-  const cudaDeviceProp prop = require_gpu("archscan-ablation");
-  try {
+  return run_program("archscan-ablation", [&](const cudaDeviceProp& prop) {
     std::printf("# Ablations\n\nDevice: %s; %s. Exclusive sums; median of %d calls after %d warm-up, cold L2; "
                 "GB/s = 2 n sizeof(T) / time; last column < 1: the ablated variant is slower than the family's "
                 "tuning, measured in the same run.\n",
@@ -138,13 +137,6 @@ int main() {
 #else
     std::printf("\nturing: perf/ablations_turing.cuh is absent; skipped.\n");
 #endif
-    if (!ok) {
-      std::fprintf(stderr, "archscan-ablation: FAILED: results differ from CUB (see MISMATCH lines)\n");
-      return 1;
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "archscan-ablation: error: %s\n", e.what());
-    return 1;
-  }
+    return ok;
+  });
 }

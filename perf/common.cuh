@@ -40,6 +40,21 @@ inline cudaDeviceProp require_gpu(const char* program) {
   return prop;
 }
 
+//! The main of a perf program: the GPU check, then `body(prop)`, which returns true when every result
+//! matched its reference. Exit status 0; 1 after a mismatch (reported as MISMATCH lines by the body)
+//! or an exception (one line on stderr); 2 without a usable GPU.
+template <class Body>
+int run_program(const char* program, Body body) {
+  const cudaDeviceProp prop = require_gpu(program);
+  try {
+    if (body(prop)) return 0;
+    std::fprintf(stderr, "%s: FAILED: results differ from their reference (see MISMATCH lines)\n", program);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+  }
+  return 1;
+}
+
 //! "driver 13.0, runtime 13.0, CCCL 3.0.1": the versions a result depends on.
 inline std::string version_line() {
   int driver = 0, runtime = 0;

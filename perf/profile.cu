@@ -37,8 +37,7 @@ bool profile(cudaStream_t s, std::size_t n, bool measured) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  require_gpu("archscan-profile");
-  try {
+  return run_program("archscan-profile", [&](const cudaDeviceProp&) {
     const int lg = argc > 1 ? std::atoi(argv[1]) : 24;
     const std::size_t n = std::size_t{1} << lg;
     stream_handle stream;
@@ -47,9 +46,6 @@ int main(int argc, char** argv) {
       ok &= profile<int>(stream.get(), n, measured);
       ok &= profile<double>(stream.get(), n, measured);
     }
-    return ok ? 0 : 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "archscan-profile: error: %s\n", e.what());
-    return 1;
-  }
+    return ok;
+  });
 }

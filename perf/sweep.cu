@@ -129,8 +129,7 @@ bool run_type(cudaStream_t s, l2_flusher& flusher) {
 }  // namespace
 
 int main() {
-  const cudaDeviceProp prop = require_gpu("archscan-sweep");
-  try {
+  return run_program("archscan-sweep", [&](const cudaDeviceProp& prop) {
     std::printf("# Tile-shape sweep\n\nDevice: %s; %s. Exclusive sums, non-blocking policies; median of 25 calls "
                 "after 3 warm-up, cold L2; ratio = CUB time / time.\n\n| variant | type | n | median (us) | GB/s | "
                 "ratio to CUB |\n|---|---|---:|---:|---:|---:|\n",
@@ -139,9 +138,6 @@ int main() {
     l2_flusher flusher(prop);
     bool ok = run_type<int>(stream.get(), flusher);
     ok &= run_type<double>(stream.get(), flusher);
-    return ok ? 0 : 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "archscan-sweep: error: %s\n", e.what());
-    return 1;
-  }
+    return ok;
+  });
 }

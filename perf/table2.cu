@@ -76,8 +76,7 @@ struct zero_one {
 }  // namespace
 
 int main() {
-  const cudaDeviceProp prop = require_gpu("archscan-table2");
-  try {
+  return run_program("archscan-table2", [&](const cudaDeviceProp& prop) {
     stream_handle stream;
     const cudaStream_t s = stream.get();
     l2_flusher flusher(prop);
@@ -127,13 +126,6 @@ int main() {
       });
       std::printf("\n");
     }
-    if (!ok) {
-      std::fprintf(stderr, "archscan-table2: FAILED: GPU results differ from the CPU scan\n");
-      return 1;
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "archscan-table2: error: %s\n", e.what());
-    return 1;
-  }
+    return ok;
+  });
 }

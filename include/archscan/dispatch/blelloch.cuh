@@ -94,7 +94,7 @@ struct family_dispatch<blelloch_family> {
     const int smem    = tile::smem_bytes;
     if (pl.blocks[level] <= 1) {
       auto k = kernel::blelloch_scan_blocks<Tuning, Problem, true>;
-      allow_smem(k, smem, facts);
+      opt_in_dynamic_smem(k, smem, facts, "archscan::blelloch");
       k<<<1, threads, smem, stream>>>(p, nullptr, nullptr);
       detail::throw_on_launch_error("archscan::blelloch: scan_blocks (single block)");
       return;
@@ -109,7 +109,7 @@ struct family_dispatch<blelloch_family> {
     const auto blocks = static_cast<unsigned>(pl.blocks[level]);
 
     auto scan_blocks = kernel::blelloch_scan_blocks<Tuning, Problem, false>;
-    allow_smem(scan_blocks, smem, facts);
+    opt_in_dynamic_smem(scan_blocks, smem, facts, "archscan::blelloch");
     scan_blocks<<<blocks, threads, smem, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: scan_blocks");
 
@@ -121,17 +121,6 @@ struct family_dispatch<blelloch_family> {
 
     kernel::blelloch_uniform_add<Tuning, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: uniform_add");
-  }
-
-  template <class Kernel>
-  static void allow_smem(Kernel k, int smem, const detail::device_facts& facts) {
-    if (smem <= 48 * 1024) return;
-    if (smem > facts.max_smem_optin) {
-      detail::throw_on_error(cudaErrorInvalidConfiguration,
-                             "archscan::blelloch: accumulator too large for a block's shared memory");
-    }
-    detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                           "archscan::blelloch: cudaFuncSetAttribute");
   }
 };
 

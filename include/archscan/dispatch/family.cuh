@@ -15,6 +15,7 @@
 //! `temp_bytes` bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes).
 
 #include <cstddef>
+#include <string>
 
 #include <archscan/detail/device.cuh>
 #include <archscan/detail/error.cuh>
@@ -24,5 +25,21 @@ namespace archscan::dispatch {
 
 template <class Family>
 struct family_dispatch;
+
+//! Lets kernel `k` take `smem` bytes of dynamic shared memory where that is more than the 48 KiB every
+//! block may use without asking (an explicit opt-in since Volta; Turing Tuning Guide 4.3.1). Throws
+//! `thrust::system_error` when the device cannot give a block that much. `family` names the caller
+//! in the message.
+template <class Kernel>
+void opt_in_dynamic_smem(Kernel k, int smem, const detail::device_facts& facts, const char* family) {
+  if (smem <= 48 * 1024) return;
+  const std::string who(family);
+  if (smem > facts.max_smem_optin) {
+    detail::throw_on_error(cudaErrorInvalidConfiguration,
+                           (who + ": accumulator too large for a block's shared memory").c_str());
+  }
+  detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                         (who + ": cudaFuncSetAttribute (max dynamic shared memory)").c_str());
+}
 
 }  // namespace archscan::dispatch

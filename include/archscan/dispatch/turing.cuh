@@ -148,14 +148,7 @@ struct family_dispatch<turing_family> {
       const int c = cached[facts.device].load(std::memory_order_acquire);
       if (c > 0) return c;
     }
-    if (smem > 48 * 1024) {  // guide 4.3.1: dynamic shared memory above 48 KiB needs an explicit opt-in
-      if (smem > facts.max_smem_optin) {
-        detail::throw_on_error(cudaErrorInvalidConfiguration,
-                               "archscan::turing: accumulator too large for a block's shared memory");
-      }
-      detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                             "archscan::turing: cudaFuncSetAttribute (max dynamic shared memory)");
-    }
+    opt_in_dynamic_smem(k, smem, facts, "archscan::turing");  // guide 4.3.1
     auto set_carveout = [&](int percent) {
       detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
                              "archscan::turing: cudaFuncSetAttribute (carveout)");
