@@ -25,7 +25,8 @@ struct tuple_to_types<std::tuple<T...>> {
   using type = ::testing::Types<T...>;
 };
 
-// Sizes that hit one tile, both tile shapes, partial tiles and thousands of tiles (4096-item tiles).
+// Sizes that hit one tile, both tile shapes, partial tiles and hundreds of tiles (8192-item int32 tiles,
+// 4096-item 8-byte tiles; the largest sizes queue more tiles than one resident wave: look-back delay on).
 const std::vector<std::int64_t> sizes = {1, 31, 4096, 4097, 100'003, 3 * 4096 * 132 * 4 + 77, (1 << 23) + 5};
 
 std::uint32_t mix(std::uint64_t i) {
