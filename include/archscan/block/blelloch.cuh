@@ -16,11 +16,14 @@ namespace archscan::block {
 
 //! Listing 3 for today's 32 banks of 4 bytes: one padding slot per row of banks, a row holding
 //! 32 items of 4 bytes, 16 of 8 bytes, and so on. `ConflictFree = false` is the unpadded Listing 2.
+//! Items of 32 words or more fill a row each, so a slot of padding per item would only double the
+//! block's shared memory (past what any device has, for large accumulators): they are not padded.
 template <class T, bool ConflictFree>
 struct blelloch_layout {
   static constexpr int words   = static_cast<int>((sizeof(T) + 3) / 4);
-  static constexpr int log_row = words >= 32 ? 0 : words >= 16 ? 1 : words >= 8 ? 2 : words >= 4 ? 3 : words >= 2 ? 4 : 5;
-  __host__ __device__ static constexpr int conflict_free_offset(int i) { return ConflictFree ? i >> log_row : 0; }
+  static constexpr bool padded = ConflictFree && words < 32;
+  static constexpr int log_row = words >= 16 ? 1 : words >= 8 ? 2 : words >= 4 ? 3 : words >= 2 ? 4 : 5;
+  __host__ __device__ static constexpr int conflict_free_offset(int i) { return padded ? i >> log_row : 0; }
   __host__ __device__ static constexpr int slots(int items) { return items + conflict_free_offset(items); }
 };
 
