@@ -119,7 +119,7 @@ TEST(TuringLookbackStarvation, NonCommutativeStructWithDelayedTiles) {
   check_affine<starving_tuning>();
 }
 
-TEST(TuringLookbackStarvation, OnePredecessorAtATimeOneTilePerBlock) {
+TEST(TuringLookbackStarvation, OnePredecessorAtATimeResidentBlocks) {
   ARCHSCAN_REQUIRE_GPU();
   check_int32<starving_narrow_tuning>();
   check_affine<starving_narrow_tuning>();
