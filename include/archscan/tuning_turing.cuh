@@ -23,8 +23,8 @@ struct turing_tuning {
   using family = turing_family;
 
   //! 4-byte accumulators (int32, float). H100, int32 exclusive sum, 2^28: 2632 GB/s (1.07x CUB in the
-  //! same run; best of 24 shapes, perf/NOTES.md run H). Throughput follows the items resident per SM
-  //! (guide 4.1.3): 64 registers (8 blocks per SM) hold 40 items per thread, 40960 items per SM,
+  //! same run; the best shape of sweeps H2-H4, perf/NOTES.md). Throughput follows the items resident
+  //! per SM (guide 4.1.3): 64 registers (8 blocks per SM) hold 40 items per thread, 40960 per SM,
   //! against 20480 for the 256 x 20 tiles first chosen (0.81x). 40 independent loads per thread
   //! (guide 4.1.1: far beyond the four-way ILP that hides the dependent-issue latency).
   struct row_4 {
