@@ -1,5 +1,5 @@
 //! \file archscan-sweep: tile shapes and schedules of the kepler and turing families against CUB, in one
-//! run, to choose the rows of their tunings. Exclusive sums of int32 and double at 2^16..2^28; median of
+//! run, to choose the rows of their tunings. Exclusive sums of int32 and double at 2^14..2^28; median of
 //! 25 calls after 3 warm-up, cold L2; ratio = CUB time / variant time (> 1: faster than CUB). Results are
 //! checked against CUB. The chosen rows are recorded in tuning_*.cuh and perf/NOTES.md.
 
