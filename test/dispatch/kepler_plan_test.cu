@@ -102,12 +102,12 @@ TEST(KeplerPlan, TwoToTheFortyWideAccumulatorsFlagsAndValues) {
 }
 
 TEST(KeplerPlan, LookbackDelayOnlyBeyondOneWaveOfResidentBlocks) {
-  using archscan::dispatch::kepler_lookback_delay;
+  using archscan::dispatch::lookback_delay;
   // 132 SMs x 4 blocks (the register cap's minimum): 528 tiles run at once.
-  EXPECT_EQ(kepler_lookback_delay(5, 132, 4, 1000), 0u);
-  EXPECT_EQ(kepler_lookback_delay(528, 132, 4, 1000), 0u);
-  EXPECT_EQ(kepler_lookback_delay(529, 132, 4, 1000), 1000u);
-  EXPECT_EQ(kepler_lookback_delay(std::int64_t{1} << 30, 132, 4, 0), 0u);
+  EXPECT_EQ(lookback_delay(5, 132 * 4, 1000), 0u);
+  EXPECT_EQ(lookback_delay(528, 132 * 4, 1000), 0u);
+  EXPECT_EQ(lookback_delay(529, 132 * 4, 1000), 1000u);
+  EXPECT_EQ(lookback_delay(std::int64_t{1} << 30, 132 * 4, 0), 0u);
 }
 
 }  // namespace

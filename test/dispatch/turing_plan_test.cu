@@ -11,7 +11,7 @@ namespace {
 using archscan::dispatch::make_turing_plan;
 using archscan::dispatch::turing_fit_carveout;
 using archscan::dispatch::turing_grid;
-using archscan::dispatch::turing_lookback_delay;
+using archscan::dispatch::lookback_delay;
 
 std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
 
@@ -89,11 +89,11 @@ TEST(TuringPlan, GridIsResidentBlocksOrTiles) {
 
 TEST(TuringPlan, LookbackDelayOnlyBeyondOneWaveOfResidentBlocks) {
   // 132 SMs x 8 blocks: 1056 tiles run at once; the 1057th queues.
-  EXPECT_EQ(turing_lookback_delay(2, 132, 8, 1500), 0u);
-  EXPECT_EQ(turing_lookback_delay(1056, 132, 8, 1500), 0u);
-  EXPECT_EQ(turing_lookback_delay(1057, 132, 8, 1500), 1500u);
-  EXPECT_EQ(turing_lookback_delay(std::int64_t{1} << 30, 132, 8, 1500), 1500u);
-  EXPECT_EQ(turing_lookback_delay(std::int64_t{1} << 30, 132, 8, 0), 0u);
+  EXPECT_EQ(lookback_delay(2, 132 * 8, 1500), 0u);
+  EXPECT_EQ(lookback_delay(1056, 132 * 8, 1500), 0u);
+  EXPECT_EQ(lookback_delay(1057, 132 * 8, 1500), 1500u);
+  EXPECT_EQ(lookback_delay(std::int64_t{1} << 30, 132 * 8, 1500), 1500u);
+  EXPECT_EQ(lookback_delay(std::int64_t{1} << 30, 132 * 8, 0), 0u);
 }
 
 TEST(TuringPlan, CarveoutFitsTheResidentBlocks) {

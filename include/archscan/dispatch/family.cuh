@@ -15,6 +15,7 @@
 //! `temp_bytes` bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes).
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include <archscan/detail/device.cuh>
@@ -25,6 +26,13 @@ namespace archscan::dispatch {
 
 template <class Family>
 struct family_dispatch;
+
+//! The look-back delay of a launch: `delay_ns` when more tiles than one wave of resident blocks
+//! (`resident_blocks` on the whole device) queue behind each other, else 0: within one wave the
+//! delay only adds latency (measured, perf/NOTES.md). Shared by the kepler and turing dispatches.
+constexpr unsigned lookback_delay(std::int64_t tiles, std::int64_t resident_blocks, unsigned delay_ns) {
+  return tiles > resident_blocks ? delay_ns : 0u;
+}
 
 //! Lets kernel `k` take `smem` bytes of dynamic shared memory where that is more than the 48 KiB every
 //! block may use without asking (an explicit opt-in since Volta; Turing Tuning Guide 4.3.1). Throws

@@ -88,13 +88,6 @@ constexpr kepler_plan make_kepler_plan(const kepler_plan_input& in) {
   return plan;
 }
 
-//! The look-back delay pays only when more tiles than one wave of resident blocks queue behind each
-//! other; within one wave it only adds latency (measured, perf/NOTES.md). The wave is the blocks
-//! that the register cap (`__launch_bounds__` minimum) keeps resident on every SM.
-constexpr unsigned kepler_lookback_delay(std::int64_t tiles, int sm_count, int min_blocks_per_sm, unsigned delay_ns) {
-  return tiles > static_cast<std::int64_t>(sm_count) * min_blocks_per_sm ? delay_ns : 0u;
-}
-
 template <>
 struct family_dispatch<kepler_family> {
   template <class Tuning, class Problem>
@@ -137,8 +130,9 @@ struct family_dispatch<kepler_family> {
                              "archscan::kepler: zeroing tile status");
     }
     const auto blocks   = static_cast<unsigned>(pl.tiles);
-    const unsigned delay = kepler_lookback_delay(pl.tiles, facts.sm_count, Tuning::min_blocks_per_sm,
-                                                 Tuning::lookback_delay_ns);
+    // One wave: the blocks that the register cap (`__launch_bounds__` minimum) keeps on every SM.
+    const unsigned delay = lookback_delay(
+        pl.tiles, static_cast<std::int64_t>(facts.sm_count) * Tuning::min_blocks_per_sm, Tuning::lookback_delay_ns);
     if (pl.items_per_thread == row::items_per_thread) {
       kernel::kepler_chained_scan<Tuning, Problem, row::items_per_thread, status_t>
           <<<blocks, row::block_threads, 0, stream>>>(p, status, d_counter, pl.tiles, delay);

@@ -63,12 +63,6 @@ constexpr std::int64_t turing_grid(std::int64_t tiles, tile_schedule schedule, i
   return resident < tiles ? resident : tiles;
 }
 
-//! The look-back's first-poll delay pays only when tiles queue for the multiprocessors (more tiles
-//! than one wave of resident blocks); within one wave it only adds latency (measured, perf/NOTES.md).
-constexpr unsigned turing_lookback_delay(std::int64_t tiles, int sm_count, int blocks_per_sm, unsigned delay_ns) {
-  return tiles > static_cast<std::int64_t>(sm_count) * blocks_per_sm ? delay_ns : 0u;
-}
-
 //! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
 //! `block_smem` bytes each plus the per-block reservation; at least 1, at most 100.
 constexpr int turing_fit_carveout(int blocks, int block_smem, int reserved_per_block, int smem_per_sm) {
@@ -131,7 +125,8 @@ struct family_dispatch<turing_family> {
     const int blocks_per_sm = configure<Tuning, true>(k, threads, smem, facts);
     const std::int64_t grid = turing_grid(pl.tiles, Tuning::schedule, facts.sm_count, blocks_per_sm);
     if (grid > INT_MAX) detail::throw_on_error(cudaErrorInvalidValue, "archscan::turing: too many tiles for one grid");
-    const unsigned delay = turing_lookback_delay(pl.tiles, facts.sm_count, blocks_per_sm, Tuning::lookback_delay_ns);
+    const unsigned delay =
+        lookback_delay(pl.tiles, static_cast<std::int64_t>(facts.sm_count) * blocks_per_sm, Tuning::lookback_delay_ns);
     k<<<static_cast<unsigned>(grid), threads, smem, stream>>>(p, states, pl.tiles, delay);
     detail::throw_on_launch_error("archscan::turing: scan_tiles");
   }
