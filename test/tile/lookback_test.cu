@@ -8,19 +8,23 @@
 #include <random>
 #include <vector>
 
-#include <thrust/device_vector.h>
 #include <thrust/functional.h>
 
 #include <archscan/archscan.cuh>
 
+#include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 
 namespace {
 
-//! Every 7th tile sleeps 100 us before publishing its aggregate.
+using archscan::test::device_buffer;
+
+//! Every 7th tile sleeps 100 us before publishing its aggregate. Always the look-back: small problems
+//! would otherwise run as one wave (tile/wave.cuh, tested in wave_test.cu).
 struct starving_tuning : archscan::turing_tuning {
-  static constexpr int starve_every   = 7;
-  static constexpr unsigned starve_ns = 100000;
+  static constexpr int starve_every    = 7;
+  static constexpr unsigned starve_ns  = 100000;
+  static constexpr int wave_max_tiles  = 0;
 };
 //! The same, one predecessor per look-back step and resident blocks looping over tiles (the other
 //! code paths: the default takes one tile per block and a 32-wide window).
@@ -40,11 +44,6 @@ struct compose {  // apply l first, then r
 };
 bool operator==(const affine& x, const affine& y) { return x.a == y.a && x.b == y.b && x.count == y.count; }
 
-template <class T>
-void poison(thrust::device_vector<T>& v) {
-  ASSERT_EQ(cudaSuccess, cudaMemset(thrust::raw_pointer_cast(v.data()), 0xA5, v.size() * sizeof(T)));
-}
-
 std::vector<std::int64_t> sizes() {
   // one tile, tile edges, and enough tiles that a look-back crosses 32-tile windows
   // (ARCHSCAN_TEST_SHORT, set under compute-sanitizer, drops the largest size)
@@ -62,21 +61,17 @@ void check_int32() {
     std::vector<int> h(static_cast<std::size_t>(n));
     for (auto& x : h) x = dist(rng);
     std::vector<int> expect(h.size());
-    thrust::device_vector<int> d_in(h.begin(), h.end());
-    thrust::device_vector<int> d_out(h.size());
+    device_buffer<int> d_in(h), d_out(n);
 
-    poison(d_out);
+    d_out.poison();
     thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin());
     std::inclusive_scan(h.begin(), h.end(), expect.begin());
-    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    std::vector<int> got(d_out.begin(), d_out.end());
-    ASSERT_EQ(got, expect) << "inclusive, n = " << n;
+    ASSERT_EQ(d_out.to_host(), expect) << "inclusive, n = " << n;
 
-    poison(d_out);
+    d_out.poison();
     thrust::exclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin(), 17);
     std::exclusive_scan(h.begin(), h.end(), expect.begin(), 17);
-    got.assign(d_out.begin(), d_out.end());
-    ASSERT_EQ(got, expect) << "exclusive, n = " << n;
+    ASSERT_EQ(d_out.to_host(), expect) << "exclusive, n = " << n;
   }
 }
 
@@ -92,11 +87,10 @@ void check_affine() {
     expect[0]  = run;
     for (std::size_t i = 1; i < h.size(); ++i) expect[i] = run = compose{}(run, h[i]);
 
-    thrust::device_vector<affine> d_in(h.begin(), h.end());
-    thrust::device_vector<affine> d_out(h.size());
-    poison(d_out);
+    device_buffer<affine> d_in(h), d_out(n);
+    d_out.poison();
     thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin(), compose{});
-    std::vector<affine> got(d_out.begin(), d_out.end());
+    std::vector<affine> got = d_out.to_host();
     for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(got[i] == expect[i]) << "n = " << n << ", i = " << i;
 
     // in place, with a seed on the left
@@ -104,7 +98,7 @@ void check_affine() {
     thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_in.begin(), seed, compose{});
     run = seed;
     for (std::size_t i = 0; i < h.size(); ++i) expect[i] = run = compose{}(run, h[i]);
-    got.assign(d_in.begin(), d_in.end());
+    got = d_in.to_host();
     for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(got[i] == expect[i]) << "seeded, n = " << n << ", i = " << i;
   }
 }
