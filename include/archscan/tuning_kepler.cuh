@@ -29,12 +29,12 @@ struct kepler_tuning {
   struct row_4_bytes {  // H100, int32 exclusive sum, 2^28: 2423 GB/s (0.99x CUB; perf/NOTES.md run H)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 32;
-    static constexpr int small_items_per_thread = 4;
+    static constexpr int small_items_per_thread = 8;  //!< H100, int32 2^14: 1.10x CUB, 1.00x with full tiles (run L)
   };
   struct row_8_bytes {  // H100, double exclusive sum, 2^28: 2574 GB/s (0.95x CUB; perf/NOTES.md run H)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 16;
-    static constexpr int small_items_per_thread = 3;
+    static constexpr int small_items_per_thread = 4;  //!< H100, double 2^14: 1.06x CUB, 1.00x with full tiles (run L)
   };
   struct row_wide {  // H100, 12- and 16-byte accumulators (by-key pairs, user structs): not yet measured
     static constexpr int block_threads          = 256;
@@ -49,9 +49,13 @@ struct kepler_tuning {
   //! Shared-memory word for accumulators whose size is a multiple of 8: one 64-bit access per 8 bytes
   //! (1.4.3.1); 4 splits them into 32-bit words.
   static constexpr int smem_word_bytes = 8;
-  //! Shrink tiles when n is small so that every SM gets blocks (1.4.1).
-  static constexpr bool fill_grid         = true;
-  static constexpr int fill_blocks_per_sm = 4;
+  //! Shrink tiles when n is small so that more SMs get blocks (1.4.1): below `fill_blocks_per_sm`
+  //! full tiles per SM (on an H100, fewer than 8.25 tiles). Every shrunk tile adds a step to the
+  //! serial look-back, so shrinking only pays where tiles are far fewer than SMs: H100, int32, with
+  //! the threshold at 4 blocks per SM the shrink cost 1.5x at 2^20 (0.58x CUB against 0.89x without
+  //! it) and at 1/16 it gains 1.07-1.10x at 2^14..2^15 and costs nothing above (run L).
+  static constexpr bool fill_grid             = true;
+  static constexpr double fill_blocks_per_sm  = 1.0 / 16;
   //! Tile status published by one 64-bit atomic word where the accumulator fits (1.4.4.4).
   static constexpr tile_status_kind tile_status = tile_status_kind::packed_word;
   //! Nanoseconds a tile sleeps after publishing its aggregate, before its serial look-back: the

@@ -14,9 +14,10 @@ using archscan::dispatch::make_kepler_plan;
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 constexpr std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
 
-kepler_plan_input input(std::int64_t n, std::size_t accum_bytes = 4, bool packed = true, bool fill = true) {
+kepler_plan_input input(std::int64_t n, std::size_t accum_bytes = 4, bool packed = true, bool fill = true,
+                        double fill_blocks_per_sm = 4) {
   // 256 threads x 16 items = 4096-item tiles, 4-item small tiles, 132 SMs x 4 blocks to fill.
-  return {n, 256, 16, 4, fill, 4, 132, accum_bytes, packed};
+  return {n, 256, 16, 4, fill, fill_blocks_per_sm, 132, accum_bytes, packed};
 }
 
 TEST(KeplerPlan, OneFullTileNeedsNoTemporaryStorage) {
@@ -44,6 +45,13 @@ TEST(KeplerPlan, SmallProblemsUseSmallTilesToFillTheGpu) {
   plan = make_kepler_plan(input(std::int64_t{4096} * 527));
   EXPECT_EQ(plan.items_per_thread, 4);
   EXPECT_EQ(plan.tiles, 527 * 4);
+  // A fraction of a block per SM: 132 / 16 = 8.25, so 8 full tiles shrink and 9 do not.
+  plan = make_kepler_plan(input(std::int64_t{4096} * 8, 4, true, true, 1.0 / 16));
+  EXPECT_EQ(plan.items_per_thread, 4);
+  EXPECT_EQ(plan.tiles, 32);
+  plan = make_kepler_plan(input(std::int64_t{4096} * 8 + 1, 4, true, true, 1.0 / 16));
+  EXPECT_EQ(plan.items_per_thread, 16);
+  EXPECT_EQ(plan.tiles, 9);
   // Switched off (an ablation): full tiles at every size.
   plan = make_kepler_plan(input(4097, 4, true, false));
   EXPECT_EQ(plan.items_per_thread, 16);

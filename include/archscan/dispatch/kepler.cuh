@@ -46,7 +46,7 @@ struct kepler_plan_input {
   int items_per_thread;
   int small_items_per_thread;
   bool fill_grid;
-  int fill_blocks_per_sm;
+  double fill_blocks_per_sm;
   int sm_count;
   std::size_t accum_bytes;
   bool packed;  //!< packed status words (tile/status_word.cuh: 8 bytes, or 16 for 5..8-byte values)
@@ -65,8 +65,9 @@ constexpr kepler_plan make_kepler_plan(const kepler_plan_input& in) {
   plan.items_per_thread = in.items_per_thread;
   plan.tile_items       = static_cast<std::int64_t>(in.block_threads) * in.items_per_thread;
   plan.tiles            = kepler_ceil_div(in.n, plan.tile_items);
-  const std::int64_t fill = static_cast<std::int64_t>(in.sm_count) * in.fill_blocks_per_sm;
-  if (in.fill_grid && plan.tiles > 1 && plan.tiles < fill && in.small_items_per_thread < in.items_per_thread) {
+  const double fill = static_cast<double>(in.sm_count) * in.fill_blocks_per_sm;
+  if (in.fill_grid && plan.tiles > 1 && static_cast<double>(plan.tiles) < fill &&
+      in.small_items_per_thread < in.items_per_thread) {
     plan.items_per_thread = in.small_items_per_thread;
     plan.tile_items       = static_cast<std::int64_t>(in.block_threads) * in.small_items_per_thread;
     plan.tiles            = kepler_ceil_div(in.n, plan.tile_items);
