@@ -2,7 +2,7 @@
 # compute-sanitizer over the turing family's GPU tests: memcheck, racecheck, synccheck and initcheck.
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
 # The sanitizers slow kernels by 10-100x, so each tool runs the family's tests (FILTER, default '*turing*:*Turing*')
-# of the scan, by-key, transform and look-back binaries. Prints one line per tool and binary; exits
+# of the scan, by-key, transform, look-back and wave binaries. Prints one line per tool and binary; exits
 # non-zero if any tool reports an error.
 set -u
 build=${1:?build dir}
@@ -13,7 +13,7 @@ mkdir -p "$out"
 # overrun one 10-minute device call.
 run_tool() {
   local tool=$1 rc_all=0
-  for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test tile_lookback_test; do
+  for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test tile_lookback_test tile_wave_test; do
     exe="$build/test/$bin"
     [ -x "$exe" ] || { echo "$tool $bin: not built"; rc_all=1; continue; }
     log="$out/$tool-$bin.log"

@@ -27,29 +27,36 @@ struct turing_tuning {
   //! per SM (guide 4.1.3): 64 registers (8 blocks per SM) hold 40 items per thread, 40960 per SM,
   //! against 20480 for the 256 x 20 tiles first chosen (0.81x). 40 independent loads per thread
   //! (guide 4.1.1: far beyond the four-way ILP that hides the dependent-issue latency).
+  //! Small tiles: a wave of at most one tile per SM spreads its items over more SMs; H100, int32,
+  //! 2^14..2^18: 6.9-7.3 us per call against 7.7-7.9 us with full tiles (run K).
   struct row_4 {
-    static constexpr int block_threads     = 128;
-    static constexpr int items_per_thread  = 40;  //!< tile: 5120 items, 20 KiB
-    static constexpr int min_blocks_per_sm = 8;   //!< __launch_bounds__: at most 64 registers
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 40;  //!< tile: 5120 items, 20 KiB
+    static constexpr int small_items_per_thread = 16;  //!< tile: 2048 items
+    static constexpr int min_blocks_per_sm      = 8;   //!< __launch_bounds__: at most 64 registers
   };
   //! 8-byte accumulators (int64, double, keyed<int>). H100, double exclusive sum, 2^28: 2791 GB/s
   //! (1.03x CUB; perf/NOTES.md run H): 4 blocks of 256 x 16 at 63 registers, 16384 items per SM.
+  //! Small tiles: H100, double, 2^14..2^17: 6.8-7.5 us per call against 7.7-8.0 us (run K).
   struct row_8 {
-    static constexpr int block_threads     = 256;
-    static constexpr int items_per_thread  = 16;  //!< tile: 4096 items, 32 KiB
-    static constexpr int min_blocks_per_sm = 4;   //!< at most 64 registers
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 16;  //!< tile: 4096 items, 32 KiB
+    static constexpr int small_items_per_thread = 4;   //!< tile: 1024 items
+    static constexpr int min_blocks_per_sm      = 4;   //!< at most 64 registers
   };
-  //! 9..16-byte accumulators (user structs, keyed<double>). H100: not yet measured.
+  //! 9..16-byte accumulators (user structs, keyed<double>). H100: not yet measured (no small tiles).
   struct row_16 {
-    static constexpr int block_threads    = 256;
-    static constexpr int items_per_thread = 7;   //!< odd: the blocked shared-memory reads need no padding
-    static constexpr int min_blocks_per_sm = 1;
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 7;  //!< odd: the blocked shared-memory reads need no padding
+    static constexpr int small_items_per_thread = 7;
+    static constexpr int min_blocks_per_sm      = 1;
   };
-  //! Larger accumulators. H100: not yet measured.
+  //! Larger accumulators. H100: not yet measured (no small tiles).
   struct row_large {
-    static constexpr int block_threads    = 128;
-    static constexpr int items_per_thread = 3;
-    static constexpr int min_blocks_per_sm = 1;
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 3;
+    static constexpr int small_items_per_thread = 3;
+    static constexpr int min_blocks_per_sm      = 1;
   };
   template <std::size_t AccumBytes>
   using row = std::conditional_t<(AccumBytes <= 4), row_4,
@@ -73,6 +80,16 @@ struct turing_tuning {
   //! direct: ordinary loads; read_only: `__ldg` for raw pointers of arithmetic types. On Turing the
   //! texture and L1 caches are one, so the read-only path buys nothing by default.
   static constexpr load_kind load = load_kind::direct;
+
+  // --- small problems: one wave ---------------------------------------------------------------------
+  //! Problems of at most this many tiles, when all their blocks fit on the device at once, run as one
+  //! cooperative launch (tile/wave.cuh): each tile stores its aggregate, one grid barrier, each tile
+  //! folds its predecessors' aggregates. Nothing to reset first, so one launch instead of two (the
+  //! look-back's states are reset by a cudaMemsetAsync before its kernel). 0: always the look-back.
+  static constexpr int wave_max_tiles = 1 << 30;
+  //! A wave whose tiles of the row's small_items_per_thread number at most one per SM takes those
+  //! small tiles (when they are smaller), so that its items spread over more SMs (guide 4.1.3).
+  static constexpr bool wave_small_tiles = true;
 
   // --- guide 4.1.3: occupancy -----------------------------------------------------------------------
   //! Measured on the H100 (perf/NOTES.md): one block per tile is 1.46x (int32) to 1.65x (double)

@@ -74,6 +74,35 @@ TEST(TuringPlan, FlaggedStatesForLargerAccumulators) {
   }
 }
 
+TEST(TuringPlan, WaveAggregatesFitInTheStatesBytes) {
+  // A wave (tile/wave.cuh) keeps one accumulator per tile where the look-back keeps its states.
+  for (std::size_t bytes : {1u, 4u, 8u, 12u, 16u, 40u}) {
+    for (const bool packed : {true, false}) {
+      if (packed && bytes > 8) continue;
+      for (std::int64_t tiles : {2, 3, 33, 1056, 1057, 100000}) {
+        const auto plan = make_turing_plan(tiles * 4096 - 1, 4096, bytes, packed);
+        ASSERT_EQ(plan.tiles, tiles);
+        EXPECT_EQ(plan.wave_offset, packed ? plan.status_offset : plan.aggregates_offset);
+        EXPECT_EQ(plan.wave_offset % 256, 0u);
+        EXPECT_LE(plan.wave_offset + static_cast<std::size_t>(tiles) * bytes, plan.temp_bytes)
+            << bytes << "-byte accumulators, " << tiles << " tiles";
+      }
+    }
+  }
+}
+
+TEST(TuringPlan, SmallTilesOnlyForAWaveOfAtMostOnePerSm) {
+  using archscan::dispatch::turing_tile_items;
+  // 5120-item full tiles, 2048-item small tiles, at most 132 small tiles.
+  EXPECT_EQ(turing_tile_items(5120, 5120, 2048, 132), 5120);  // one full tile: the single-block kernel
+  EXPECT_EQ(turing_tile_items(5121, 5120, 2048, 132), 2048);  // 3 small tiles
+  EXPECT_EQ(turing_tile_items(132 * 2048, 5120, 2048, 132), 2048);
+  EXPECT_EQ(turing_tile_items(132 * 2048 + 1, 5120, 2048, 132), 5120);  // 133 small tiles: full ones
+  EXPECT_EQ(turing_tile_items(std::int64_t{1} << 40, 5120, 2048, 132), 5120);
+  EXPECT_EQ(turing_tile_items(20000, 5120, 2048, 0), 5120);     // no wave (or small tiles switched off)
+  EXPECT_EQ(turing_tile_items(20000, 1792, 1792, 132), 1792);   // a row without smaller tiles
+}
+
 TEST(TuringPlan, TwoToTheFortyInt32) {
   constexpr auto plan = make_turing_plan(std::int64_t{1} << 40, 4096, 4, true);  // constexpr: pure arithmetic
   static_assert(plan.tiles == (std::int64_t{1} << 28));

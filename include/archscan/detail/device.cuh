@@ -24,6 +24,9 @@ inline device_facts read_device_facts(int device) {
   attr(f.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
   attr(f.max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
   attr(f.regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor);
+  int cooperative = 0;
+  attr(cooperative, cudaDevAttrCooperativeLaunch);
+  f.cooperative_launch = cooperative != 0;
   return f;
 }
 

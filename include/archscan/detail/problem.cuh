@@ -62,6 +62,7 @@ struct device_facts {
   int smem_per_sm     = 64 * 1024;
   int max_threads_sm  = 1024;
   int regs_per_sm     = 65536;
+  bool cooperative_launch = false;  //!< the device can run a grid whose blocks are all resident at once
 };
 
 }  // namespace archscan::detail

@@ -43,7 +43,8 @@ enum tile_status : unsigned { status_invalid = 0, status_aggregate = 1, status_p
 template <class T>
 inline constexpr bool packed_state = fits_status_word<T>;
 
-//! The tile states in global memory (temporary storage laid out by the dispatch).
+//! The tile states in global memory (temporary storage laid out by the dispatch). All bytes zero is
+//! the reset state: every status invalid, the counter at tile 0.
 template <class T, bool Packed = packed_state<T>>
 struct lookback_states;
 
@@ -53,7 +54,6 @@ struct lookback_states<T, true> {
   unsigned long long* d_counter;         //!< next tile id
   typename word::storage* d_words;       //!< per tile: status and value
 
-  __device__ __forceinline__ void init(std::int64_t tile) const { d_words[tile] = typename word::storage{}; }
   __device__ __forceinline__ void publish(std::int64_t tile, tile_status s, const T& v) const {
     word::store(d_words + tile, s, v);
   }
@@ -68,8 +68,6 @@ struct lookback_states<T, false> {
   unsigned* d_status;
   T* d_aggregates;
   T* d_inclusives;
-
-  __device__ __forceinline__ void init(std::int64_t tile) const { d_status[tile] = status_invalid; }
 
   __device__ __forceinline__ void publish(std::int64_t tile, tile_status s, const T& v) const {
     (s == status_prefix ? d_inclusives : d_aggregates)[tile] = v;

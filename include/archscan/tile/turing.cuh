@@ -13,9 +13,12 @@
 //! padding sits after every real item, so it reaches no real output, only the last tile's aggregate,
 //! which no tile reads.
 //!
-//! Barriers: two `__syncthreads` per tile (the block scan's, the prefix broadcast), all reached by
-//! every thread of the block: the loop's exit condition is a tile id read from shared memory after a
-//! barrier, so it is uniform.
+//! Small problems whose tiles are all resident at once take their prefixes from one grid-wide barrier
+//! instead (wave.cuh; the dispatch chooses, and launches that kernel cooperatively).
+//!
+//! Barriers: two `__syncthreads` per tile (the block scan's, the prefix broadcast; in a wave, the grid
+//! barrier as well), all reached by every thread of the block: the loop's exit condition is a tile id
+//! read from shared memory after a barrier, so it is uniform.
 
 #include <cstdint>
 #include <type_traits>
@@ -24,11 +27,14 @@
 #include <archscan/block/warp_transpose.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/tile/lookback.cuh>
+#include <archscan/tile/wave.cuh>
 #include <archscan/tuning.cuh>
 
 namespace archscan::tile {
 
-template <class Problem, class Tuning>
+//! `ItemsPerThread`: the row's items_per_thread, or its small_items_per_thread for a wave of few tiles.
+template <class Problem, class Tuning,
+          int ItemsPerThread = Tuning::template row<sizeof(typename Problem::accum_type)>::items_per_thread>
 struct turing {
   using T   = typename Problem::accum_type;
   using row = typename Tuning::template row<sizeof(T)>;
@@ -54,7 +60,7 @@ struct turing {
       return fitted_items<Items - 1>();
     }
   }
-  static constexpr int items      = fitted_items<row::items_per_thread>();
+  static constexpr int items      = fitted_items<ItemsPerThread>();
   static constexpr int tile_items = threads * items;
   static constexpr int smem_bytes = static_cast<int>(smem_for<items>());
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
@@ -86,7 +92,16 @@ struct turing {
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
   __device__ static void scan_single(const Problem& p, unsigned char* raw) {
     const smem_view s(raw);
-    run_tile<false>(p, 0, s, states_t{}, nullptr, 0);
+    run_tile(p, 0, s, [](const T&) {});
+  }
+
+  //! Tile blockIdx.x of a grid whose blocks are all resident at once (a cooperative launch): its
+  //! prefix from the aggregates of the tiles before it, after one grid barrier (wave.cuh).
+  //! `d_aggregates`: one slot per tile, written here before it is read; nothing to reset.
+  __device__ static void scan_wave(const Problem& p, T* d_aggregates, unsigned char* raw) {
+    const smem_view s(raw);
+    const std::int64_t tile = blockIdx.x;
+    run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix(p, tile, aggregate, s, d_aggregates); });
   }
 
   //! Takes tiles from the counter until none is left (one tile when Tuning::schedule is one_per_block).
@@ -109,22 +124,19 @@ struct turing {
       constexpr bool resident = Tuning::schedule == tile_schedule::resident;
       // The other slot was last read before the previous round's barriers; written during this
       // round's look-back, it is read after this round's last barrier.
-      run_tile<true>(p, tile, s, st, resident ? &s.tile_ids[(round + 1) & 1] : nullptr, lookback_delay_ns);
+      std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
+      run_tile(p, tile, s, [&](const T& aggregate) {
+        lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+      });
       if constexpr (!resident) return;
     }
   }
 
-  //! Marks every tile invalid (before the scan kernel, in stream order) and zeroes the counter.
-  __device__ static void init_states(const states_t& st, std::int64_t tiles) {
-    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < tiles) st.init(i);
-    if (i == 0) *st.d_counter = 0ull;
-  }
-
  private:
-  template <bool Lookback>
-  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, const states_t& st,
-                                  std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
+  //! One tile. `find_prefix(aggregate)`, called by every thread once the tile's aggregate is known,
+  //! leaves the exclusive prefix of a tile > 0 in `*s.tile_prefix`, visible to the block when it returns.
+  template <class FindPrefix>
+  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix) {
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
@@ -163,28 +175,8 @@ struct turing {
     const T thread_total = reduce(x, p.op);
     T thread_exclusive;
     const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
-    // The next tile (resident blocks): read by every thread after the prefix broadcast's barrier.
-    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = look::next_tile(st);
-
-    // The tile's exclusive prefix: the seed for tile 0 (if any), else the look-back's answer.
-    if constexpr (Lookback) {
-      if (warp_id == 0) {
-        if constexpr (Tuning::starve_every > 0) {
-          if (tile % Tuning::starve_every == Tuning::starve_every - 1) starve();
-        }
-        if (tile == 0) {
-          if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
-        } else {
-          if (lane == 0) st.publish(tile, status_aggregate, aggregate);
-          const T prefix = look::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
-          if (lane == 0) {
-            st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
-            *s.tile_prefix = prefix;
-          }
-        }
-      }
-      __syncthreads();
-    }
+    // The tile's exclusive prefix: the seed for tile 0 (if any), else what find_prefix left.
+    find_prefix(aggregate);
     const bool tile_has_prefix = tile > 0 || Problem::has_seed;
     const T tile_prefix        = tile > 0 ? *s.tile_prefix : p.seed;
 
@@ -218,6 +210,43 @@ struct turing {
         }
       }
     }
+  }
+
+  //! Decoupled look-back (lookback.cuh) by warp 0. A resident block also claims its next tile here, from
+  //! the last thread, which would only wait at the barrier: read by every thread after that barrier.
+  __device__ static void lookback_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
+                                         const states_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
+    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = look::next_tile(st);
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    if (threadIdx.x < 32) {
+      starve_chosen(tile);
+      if (tile == 0) {
+        if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
+      } else {
+        if (lane == 0) st.publish(tile, status_aggregate, aggregate);
+        const T prefix = look::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
+        if (lane == 0) {
+          st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
+          *s.tile_prefix = prefix;
+        }
+      }
+    }
+    __syncthreads();
+  }
+
+  //! One wave (wave.cuh): aggregates stored, one grid barrier, warp 0 folds the predecessors' aggregates.
+  __device__ static void wave_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
+                                     T* d_aggregates) {
+    if (threadIdx.x == 0) {
+      starve_chosen(tile);
+      d_aggregates[tile] = aggregate;
+    }
+    wave<T>::barrier();
+    if (tile > 0 && threadIdx.x < 32) {
+      const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
+      if (threadIdx.x == 0) *s.tile_prefix = Problem::has_seed ? T(p.op(p.seed, prefix)) : prefix;
+    }
+    __syncthreads();
   }
 
   static constexpr int stride = Tuning::warp_transpose ? 32 : 1;
@@ -257,8 +286,13 @@ struct turing {
     return level[0];
   }
 
-  __device__ static void starve() {
-    for (unsigned slept = 0; slept < Tuning::starve_ns; slept += 1000) __nanosleep(1000);
+  //! Testing only (Tuning::starve_every): chosen tiles sleep before publishing anything.
+  __device__ static void starve_chosen(std::int64_t tile) {
+    if constexpr (Tuning::starve_every > 0) {
+      if (tile % Tuning::starve_every == Tuning::starve_every - 1) {
+        for (unsigned slept = 0; slept < Tuning::starve_ns; slept += 1000) __nanosleep(1000);
+      }
+    }
   }
 };
 
