@@ -309,6 +309,11 @@ void register_type() {
     add(report::reference_impl, [](case_data<T>& d, T* out) {
       check(Alg::cub(d.cub_temp.get(), d.cub_temp_bytes, d, out, stream()), "cub::DeviceScan");
     });
+    // The like-for-like reference of a blocking policy, which returns with its results ready.
+    add(report::reference_sync_impl, [](case_data<T>& d, T* out) {
+      check(Alg::cub(d.cub_temp.get(), d.cub_temp_bytes, d, out, stream()), "cub::DeviceScan");
+      check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+    });
     for_each_policy([&](const auto& p) {
       add(p.name, [policy = p.policy](case_data<T>& d, T* out) { Alg::call(policy.on(stream()), d, out); });
     });

@@ -61,6 +61,8 @@ struct result {
 
 //! The implementation every ratio is taken against.
 inline const std::string reference_impl = "cub";
+//! CUB's call followed by cudaStreamSynchronize: what a blocking policy's call also includes.
+inline const std::string reference_sync_impl = "cub+sync";
 
 //! Results of one Google Benchmark JSON document written by archscan-bench. Runs with errors and
 //! aggregate rows are left out; repeated runs of one case (--benchmark_repetitions) are merged: the
