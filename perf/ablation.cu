@@ -3,7 +3,7 @@
 //! perf/ablations_<family>.cuh (written with each family) defines `<family>_ablations`, a std::tuple whose
 //! first entry is the family's tuning (the baseline) and whose others each switch one design choice off
 //! and name it in `ablation`. For each, this runs exclusive sums of int32, float, int64 and double at
-//! 2^20 and 2^24..2^28 through `archscan::policy<Tuning>`, checks the result against CUB, and prints
+//! 2^14, 2^20 and 2^24..2^28 through `archscan::policy<Tuning>`, checks the result against CUB, and prints
 //! the median time and ratio = baseline time / ablated time (< 1: the ablated variant is slower, i.e.
 //! the choice it removes pays off). Median of 25 calls, 3 warm-up, cold L2.
 //! A family whose header is absent or whose dispatch has not landed is reported and skipped.
@@ -35,7 +35,7 @@
 namespace {
 using namespace archscan::perf;
 
-constexpr int log2_sizes[] = {20, 24, 25, 26, 27, 28};
+constexpr int log2_sizes[] = {14, 20, 24, 25, 26, 27, 28};
 constexpr int warmup_calls = 3;
 constexpr int timed_calls  = 25;
 

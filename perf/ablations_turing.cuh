@@ -98,9 +98,21 @@ struct turing_no_smem_optin : turing_tuning {
   static constexpr bool opt_in_large_smem = false;
 };
 
+//! No wave: every multi-tile problem takes the look-back (reset memset, then the look-back kernel).
+struct turing_no_wave : turing_tuning {
+  static constexpr const char* ablation = "no one-wave path: look-back at every size";
+  static constexpr int wave_max_tiles = 0;
+};
+
+//! 4.1.3: a wave of few tiles keeps the full tiles instead of spreading small ones over more SMs.
+struct turing_wave_full_tiles : turing_tuning {
+  static constexpr const char* ablation = "a wave of few tiles keeps full tiles, not small ones (4.1.3)";
+  static constexpr bool wave_small_tiles = false;
+};
+
 using turing_ablations =
     std::tuple<turing_tuning, turing_one_item, turing_serial_lookback, turing_resident_blocks, turing_first_rows,
                turing_no_lookback_delay, turing_wide_index, turing_no_transpose, turing_carveout_unset,
-               turing_read_only_loads, turing_spin_wait>;
+               turing_read_only_loads, turing_spin_wait, turing_no_wave, turing_wave_full_tiles>;
 
 }  // namespace archscan::perf
