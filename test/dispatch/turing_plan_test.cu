@@ -103,6 +103,18 @@ TEST(TuringPlan, SmallTilesOnlyForAWaveOfAtMostOnePerSm) {
   EXPECT_EQ(turing_tile_items(20000, 1792, 1792, 132), 1792);   // a row without smaller tiles
 }
 
+TEST(TuringPlan, FullTileStatesFitInASmallWavesBytes) {
+  // A small wave the driver refuses falls back to the look-back over full tiles in the same storage.
+  for (std::size_t bytes : {4u, 8u, 16u}) {
+    for (std::int64_t n = 5121; n <= 132 * 2048; n += 997) {
+      const auto small = make_turing_plan(n, 2048, bytes, bytes <= 8);
+      const auto full  = make_turing_plan(n, 5120, bytes, bytes <= 8);
+      ASSERT_LE(full.temp_bytes, small.temp_bytes) << n;
+      ASSERT_LE(full.zero_bytes, small.temp_bytes) << n;
+    }
+  }
+}
+
 TEST(TuringPlan, TwoToTheFortyInt32) {
   constexpr auto plan = make_turing_plan(std::int64_t{1} << 40, 4096, 4, true);  // constexpr: pure arithmetic
   static_assert(plan.tiles == (std::int64_t{1} << 28));
