@@ -34,6 +34,11 @@ static_assert(!accepts_allocator<stream_form, alloc_t>::value,
               "policy.on(s)(alloc) would drop the stream, so it must not compile");
 static_assert(std::is_same_v<decltype(archscan::kepler_nosync.on(cudaStream_t{})),
                              archscan::stream_policy<archscan::kepler_tuning, false>>);
+// Storage from the pool is returned before a blocking call synchronizes; a user allocator's after.
+static_assert(archscan::dispatch::pool_storage<stream_form>);
+static_assert(archscan::dispatch::pool_storage<std::decay_t<decltype(archscan::turing)>>);
+static_assert(!archscan::dispatch::pool_storage<decltype(archscan::turing(std::declval<alloc_t&>()))>);
+static_assert(!archscan::dispatch::pool_storage<decltype(archscan::turing(std::declval<alloc_t&>()).on(cudaStream_t{}))>);
 
 TEST(PolicyTypes, StreamIsKeptThroughAllocatorForm) {
   alloc_t alloc;

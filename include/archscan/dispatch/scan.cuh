@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include <thrust/detail/execute_with_allocator.h>
 #include <thrust/detail/temporary_buffer.h>
 #include <thrust/system/cuda/detail/util.h>
 #include <thrust/system/detail/bad_alloc.h>
@@ -13,6 +14,13 @@
 #include <archscan/dispatch/turing.cuh>
 
 namespace archscan::dispatch {
+
+//! Whether the temporary storage of a call with policy `Derived` comes from archscan's stream-ordered
+//! pool (policy.cuh): true unless the policy carries a user allocator.
+template <class Derived>
+inline constexpr bool pool_storage = true;
+template <class Allocator, template <class> class Base>
+inline constexpr bool pool_storage<thrust::detail::execute_with_allocator<Allocator, Base>> = false;
 
 //! Runs `problem` with the family and parameters of `Tuning` on the policy's stream.
 //! Temporary storage comes from the policy (its allocator, else archscan's stream-ordered pool);
@@ -32,16 +40,22 @@ void scan(thrust::cuda_cub::execution_policy<Derived>& policy, const Problem& pr
     d_temp      = thrust::raw_pointer_cast(buffer.first);
     if (d_temp == nullptr) throw thrust::system::detail::bad_alloc("archscan: temporary storage for a scan");
   }
-  struct release {
+  struct storage_guard {
     thrust::cuda_cub::execution_policy<Derived>& policy;
     void* p;
     std::size_t n;
-    ~release() {
+    void release() {
       if (p) thrust::return_temporary_buffer(policy, static_cast<std::uint8_t*>(p), static_cast<std::ptrdiff_t>(n));
+      p = nullptr;
     }
+    ~storage_guard() { release(); }
   } guard{policy, d_temp, bytes};
 
   family::template launch<Tuning>(problem, d_temp, bytes, facts, stream);
+  // Pool storage goes back before a blocking policy's synchronization: its free is ordered after the
+  // kernels on the stream, and the call returns as soon as they finish. A user allocator's storage
+  // goes back after it (its deallocate need not be stream-ordered).
+  if constexpr (pool_storage<Derived>) guard.release();
   detail::throw_on_error(thrust::cuda_cub::synchronize_optional(policy), "archscan: scan failed to synchronize");
 }
 
