@@ -144,7 +144,7 @@ struct fixed_allocator : thrust::device_allocator<char> {
 
 //! kepler's grid fill (guide 1.4.1): tiles shrink to `Small4`/`Small8` items per thread when full tiles
 //! give fewer than `BlocksPerSm` blocks per SM; `Fill` false keeps full tiles.
-template <bool Fill, int BlocksPerSm, int Small4, int Small8, int SmsPerBlock = 1>
+template <bool Fill, int BlocksPerSm, int Small4, int Small8>
 struct kepler_fill : archscan::kepler_tuning {
   struct row_4_bytes : archscan::kepler_tuning::row_4_bytes {
     static constexpr int small_items_per_thread = Small4;
@@ -153,10 +153,10 @@ struct kepler_fill : archscan::kepler_tuning {
     static constexpr int small_items_per_thread = Small8;
   };
   static constexpr bool fill_grid         = Fill;
-  static constexpr double fill_blocks_per_sm = static_cast<double>(BlocksPerSm) / SmsPerBlock;
+  static constexpr double fill_blocks_per_sm = BlocksPerSm;
   static std::string describe() {
-    return Fill ? "kepler, fill below " + std::to_string(BlocksPerSm) + "/" + std::to_string(SmsPerBlock) +
-                      " blocks/SM with " + std::to_string(Small4) + " / " + std::to_string(Small8) + " items"
+    return Fill ? "kepler, fill below " + std::to_string(BlocksPerSm) + " blocks/SM with " + std::to_string(Small4) +
+                      " / " + std::to_string(Small8) + " items"
                 : std::string("kepler, no grid fill");
   }
 };
