@@ -17,21 +17,18 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <thrust/detail/allocator_aware_execution_policy.h>
-#include <thrust/detail/execute_with_allocator.h>
+#include <thrust/memory.h>
 #include <thrust/pair.h>
-#include <thrust/system/cuda/detail/par.h>
-#include <thrust/mr/allocator.h>
-#include <thrust/system/cuda/memory_resource.h>
 
+#include <archscan/detail/thrust_internals.cuh>
 #include <archscan/tuning.cuh>
 
 namespace archscan {
 
 namespace detail {
 template <bool Blocking, class Derived>
-using thrust_stream_base = std::conditional_t<Blocking, thrust::cuda_cub::execute_on_stream_base<Derived>,
-                                              thrust::cuda_cub::execute_on_stream_nosync_base<Derived>>;
+using thrust_stream_base = std::conditional_t<Blocking, thrust_internals::stream_base<Derived>,
+                                              thrust_internals::stream_nosync_base<Derived>>;
 
 //! Stream-ordered pool allocation on the current device; nullptr when the memory cannot be had.
 void* pool_allocate(std::size_t bytes, cudaStream_t stream) noexcept;
@@ -64,7 +61,7 @@ struct stream_policy : stream_policy_base<stream_policy<Tuning, Blocking>, Tunin
 template <class Tuning, bool Blocking = true>
 struct policy
     : stream_policy_base<policy<Tuning, Blocking>, Tuning, Blocking>
-    , thrust::detail::allocator_aware_execution_policy<bind_tuning<Tuning, Blocking>::template base> {
+    , detail::thrust_internals::allocator_aware<bind_tuning<Tuning, Blocking>::template base> {
   //! The same policy on stream `s`. Blocking policies synchronize `s` before returning.
   stream_policy<Tuning, Blocking> on(cudaStream_t s) const { return stream_policy<Tuning, Blocking>(s); }
 };
@@ -88,14 +85,14 @@ template <class T, class Derived, class Tuning, bool Blocking>
 thrust::pair<thrust::pointer<T, Derived>, std::ptrdiff_t> get_temporary_buffer(
     stream_policy_base<Derived, Tuning, Blocking>& exec, std::ptrdiff_t n) {
   const std::size_t bytes = n > 0 ? sizeof(T) * static_cast<std::size_t>(n) : 0;
-  void* p = detail::pool_allocate(bytes, thrust::cuda_cub::stream(exec));
+  void* p = detail::pool_allocate(bytes, detail::thrust_internals::stream(exec));
   if (p == nullptr) return {thrust::pointer<T, Derived>(), 0};  // Thrust turns this into bad_alloc
   return {thrust::pointer<T, Derived>(static_cast<T*>(p)), n};
 }
 
 template <class Derived, class Tuning, bool Blocking, class Pointer>
 void return_temporary_buffer(stream_policy_base<Derived, Tuning, Blocking>& exec, Pointer p, std::ptrdiff_t) {
-  detail::pool_deallocate(thrust::raw_pointer_cast(p), thrust::cuda_cub::stream(exec));
+  detail::pool_deallocate(thrust::raw_pointer_cast(p), detail::thrust_internals::stream(exec));
 }
 
 }  // namespace archscan

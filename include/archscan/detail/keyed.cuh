@@ -1,63 +1,81 @@
 #pragma once
-//! \file By-key scans as plain scans: each item carries its value and whether it starts a segment.
+//! \file By-key scans as plain scans of (value, segment flags) items under a segmented operator.
+//!
+//! Item i compares its own key with the *next* one, keys[i + 1], never with keys[i - 1]. That is what
+//! makes by-key scans whose output overwrites the keys (or the values) safe in every family: the
+//! only key a tile reads outside its own range is the first key of the following tile, and that tile
+//! cannot write anything before it has the prefix of this one, which this tile publishes only after
+//! its loads. (Reading keys[i - 1] instead, a tile could read its predecessor's last key after the
+//! predecessor had stored its results over it.) Multi-pass families read every key in their first
+//! pass, before any output is written.
 
 #include <cstdint>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <archscan/detail/callable.cuh>
+
 namespace archscan::detail {
 
+//! A run of items [l, r] of a by-key scan.
 template <class V>
 struct keyed {
-  V value;
-  bool head;  //!< true where a new key segment starts
+  V value;        //!< op-fold of the run's items from its last segment start within the run
+  bool restarts;  //!< a segment starts inside the run, after its first item: `value` owes nothing to l - 1
+  bool closes;    //!< the item after r starts a new segment
 };
 
-//! (a, fa) + (b, fb) = (fb ? b : a op b, fa | fb). Associative whenever `op` is; operand order kept.
+//! Concatenation of adjacent runs a, b. Associative whenever `op` is; operand order kept.
 template <class Op>
 struct segmented_op {
   Op op;
   template <class V>
   __host__ __device__ keyed<V> operator()(const keyed<V>& a, const keyed<V>& b) const {
-    if (b.head) return b;
-    return keyed<V>{static_cast<V>(op(a.value, b.value)), a.head};
+    const bool fresh = b.restarts || a.closes;
+    return keyed<V>{fresh ? b.value : static_cast<V>(op(a.value, b.value)), a.restarts || fresh, b.closes};
   }
 };
 
-//! Item i of a by-key scan: values[i] and whether !pred(keys[i-1], keys[i]) (or i == 0).
+//! Item i of a by-key scan: values[i], and whether a segment starts at i + 1: !pred(keys[i], keys[i + 1]).
 template <class V, class KeyIt, class ValIt, class Pred>
 struct keyed_item {
   KeyIt keys;
   ValIt values;
-  Pred pred;
+  callable<Pred> pred;
+  std::int64_t n;
   __host__ __device__ keyed<V> operator()(std::int64_t i) const {
-    const bool head = i == 0 || !pred(keys[i - 1], keys[i]);
-    return keyed<V>{static_cast<V>(values[i]), head};
+    const bool closes = i + 1 < n && !pred(keys[i], keys[i + 1]);
+    return keyed<V>{static_cast<V>(values[i]), false, closes};
   }
 };
 
 template <class V, class KeyIt, class ValIt, class Pred>
-auto make_keyed_input(KeyIt keys, ValIt values, Pred pred) {
+auto make_keyed_input(KeyIt keys, ValIt values, Pred pred, std::int64_t n) {
   return thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                         keyed_item<V, KeyIt, ValIt, Pred>{keys, values, pred});
+                                         keyed_item<V, KeyIt, ValIt, Pred>{keys, values, {pred}, n});
+}
+
+//! The exclusive scan's seed: a run before item 0 that closes, so item 0 starts a segment.
+template <class V>
+__host__ __device__ keyed<V> keyed_seed(const V& init) {
+  return keyed<V>{init, true, true};
 }
 
 //! Inclusive by-key: the value part of the segmented prefix.
 struct keyed_inclusive_finish {
-  static constexpr bool needs_item = false;
   template <class V>
-  __host__ __device__ V operator()(const keyed<V>& scanned, const keyed<V>&) const { return scanned.value; }
+  __host__ __device__ V operator()(const keyed<V>& scanned) const { return scanned.value; }
 };
 
-//! Exclusive by-key: init at a segment head, else init op (segment's values before i).
+//! Exclusive by-key: `scanned` is the run of items before i (the seed included). init where that run
+//! closes (a segment starts at i), else init op (the segment's values before i).
 template <class V, class Op>
 struct keyed_exclusive_finish {
-  static constexpr bool needs_item = true;
   V init;
-  Op op;
-  __host__ __device__ V operator()(const keyed<V>& scanned, const keyed<V>& item) const {
-    return item.head ? init : static_cast<V>(op(init, scanned.value));
+  callable<Op> op;
+  __host__ __device__ V operator()(const keyed<V>& scanned) const {
+    return scanned.closes ? init : static_cast<V>(op(init, scanned.value));
   }
 };
 

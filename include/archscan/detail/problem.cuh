@@ -5,7 +5,7 @@
 //! The Thrust overloads (thrust/) reduce all sixteen scan-family calls to a `scan_problem`: an input
 //! iterator whose values convert to the accumulator type, an associative operator on accumulators,
 //! an optional seed folded in on the left, and a `finish` functor that maps each scanned accumulator
-//! (inclusive or exclusive, by `kind`) and the item it was computed from to the value written to `out`.
+//! (inclusive or exclusive, by `kind`) to the value written to `out`.
 //! By-key scans arrive here as ordinary scans over (value, head-flag) pairs with a segmented operator.
 
 #include <cstdint>
@@ -19,9 +19,8 @@ enum class scan_kind { inclusive, exclusive };
 
 //! `finish` that writes the scanned accumulator unchanged (plain and transform scans).
 struct identity_finish {
-  static constexpr bool needs_item = false;
   template <class Accum>
-  __host__ __device__ const Accum& operator()(const Accum& scanned, const Accum&) const { return scanned; }
+  __host__ __device__ const Accum& operator()(const Accum& scanned) const { return scanned; }
 };
 
 //! Everything a family needs to run one scan.
@@ -46,10 +45,8 @@ struct scan_problem {
   Accum seed;
 
   __device__ __forceinline__ Accum load(std::int64_t i) const { return static_cast<Accum>(in[i]); }
-  //! `scanned` is the inclusive or exclusive prefix of item i (by `kind`), `item` its own value.
-  __device__ __forceinline__ void store(std::int64_t i, const Accum& scanned, const Accum& item) const {
-    out[i] = finish(scanned, item);
-  }
+  //! `scanned` is the inclusive or exclusive prefix of item i (by `kind`).
+  __device__ __forceinline__ void store(std::int64_t i, const Accum& scanned) const { out[i] = finish(scanned); }
 };
 
 //! Device facts a dispatch reads once per call (cheap attribute queries, no synchronization).

@@ -3,10 +3,9 @@
 
 #include <cstdint>
 
-#include <thrust/detail/execute_with_allocator.h>
-#include <thrust/detail/temporary_buffer.h>
-#include <thrust/system/cuda/detail/util.h>
-#include <thrust/system/detail/bad_alloc.h>
+#include <thrust/memory.h>
+
+#include <archscan/detail/thrust_internals.cuh>
 
 #include <archscan/dispatch/blelloch.cuh>
 #include <archscan/dispatch/family.cuh>
@@ -20,28 +19,28 @@ namespace archscan::dispatch {
 template <class Derived>
 inline constexpr bool pool_storage = true;
 template <class Allocator, template <class> class Base>
-inline constexpr bool pool_storage<thrust::detail::execute_with_allocator<Allocator, Base>> = false;
+inline constexpr bool pool_storage<detail::thrust_internals::with_allocator<Allocator, Base>> = false;
 
 //! Runs `problem` with the family and parameters of `Tuning` on the policy's stream.
 //! Temporary storage comes from the policy (its allocator, else archscan's stream-ordered pool);
 //! failure to get it throws `thrust::system::detail::bad_alloc` (a `std::bad_alloc`), CUDA errors
 //! throw `thrust::system_error`. Blocking policies synchronize the stream before returning.
 template <class Tuning, class Derived, class Problem>
-void scan(thrust::cuda_cub::execution_policy<Derived>& policy, const Problem& problem) {
+void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& problem) {
   if (problem.n <= 0) return;
   using family            = family_dispatch<typename Tuning::family>;
   const auto facts        = detail::current_device_facts();
   const std::size_t bytes = family::template temp_bytes<Tuning>(problem, facts);
-  const cudaStream_t stream = thrust::cuda_cub::stream(policy);
+  const cudaStream_t stream = detail::thrust_internals::stream(policy);
 
   void* d_temp = nullptr;
   if (bytes > 0) {
     auto buffer = thrust::get_temporary_buffer<std::uint8_t>(policy, static_cast<std::ptrdiff_t>(bytes));
     d_temp      = thrust::raw_pointer_cast(buffer.first);
-    if (d_temp == nullptr) throw thrust::system::detail::bad_alloc("archscan: temporary storage for a scan");
+    if (d_temp == nullptr) throw detail::thrust_internals::bad_alloc("archscan: temporary storage for a scan");
   }
   struct storage_guard {
-    thrust::cuda_cub::execution_policy<Derived>& policy;
+    thrust::cuda::execution_policy<Derived>& policy;
     void* p;
     std::size_t n;
     void release() {
@@ -56,7 +55,7 @@ void scan(thrust::cuda_cub::execution_policy<Derived>& policy, const Problem& pr
   // kernels on the stream, and the call returns as soon as they finish. A user allocator's storage
   // goes back after it (its deallocate need not be stream-ordered).
   if constexpr (pool_storage<Derived>) guard.release();
-  detail::throw_on_error(thrust::cuda_cub::synchronize_optional(policy), "archscan: scan failed to synchronize");
+  detail::throw_on_error(detail::thrust_internals::synchronize_if_blocking(policy), "archscan: scan failed to synchronize");
 }
 
 }  // namespace archscan::dispatch

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <thrust/detail/type_traits.h>
-#include <thrust/distance.h>
+#include <cuda/std/iterator>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
 
+#include <archscan/detail/callable.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/dispatch/scan.cuh>
 #include <archscan/instrumentation.cuh>
@@ -22,11 +22,12 @@ using value_t = typename thrust::iterator_traits<It>::value_type;
 //! Number of items in [first, last); a negative distance is an empty range, as in Thrust.
 template <class It>
 std::int64_t item_count(It first, It last) {
-  const auto d = thrust::distance(first, last);
+  const auto d = ::cuda::std::distance(first, last);
   return d > 0 ? static_cast<std::int64_t>(d) : 0;
 }
 
-//! Builds the problem (contiguous iterators unwrapped to raw pointers) and runs it. Returns result + n.
+//! Builds the problem (contiguous iterators unwrapped to raw pointers, the operator held as Thrust holds
+//! it: a copy, callable whatever its constness) and runs it. Returns result + n.
 template <scan_kind Kind, bool HasSeed, class Accum, class Derived, class Tuning, bool Blocking, class InIt,
           class OutIt, class Op, class Finish>
 OutIt run_scan(stream_policy_base<Derived, Tuning, Blocking>& exec, InIt first, std::int64_t n, OutIt result, Op op,
@@ -34,8 +35,8 @@ OutIt run_scan(stream_policy_base<Derived, Tuning, Blocking>& exec, InIt first, 
   if (n <= 0) return result;
   auto in  = thrust::try_unwrap_contiguous_iterator(first);
   auto out = thrust::try_unwrap_contiguous_iterator(result);
-  using problem = scan_problem<decltype(in), decltype(out), Accum, Op, Finish, Kind, HasSeed>;
-  dispatch::scan<Tuning>(exec, problem{in, out, n, op, finish, seed});
+  using problem = scan_problem<decltype(in), decltype(out), Accum, callable<Op>, Finish, Kind, HasSeed>;
+  dispatch::scan<Tuning>(exec, problem{in, out, n, callable<Op>{op}, finish, seed});
   return result + n;
 }
 

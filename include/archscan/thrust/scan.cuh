@@ -9,7 +9,7 @@
 //! family), stream-ordered. Blocking policies synchronize; `_nosync` ones never do. Deterministic:
 //! the same inputs give bitwise the same results (the association order depends only on n and tuning).
 
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 
 #include <archscan/thrust/run.cuh>
 
@@ -28,14 +28,14 @@ OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, I
   instrumentation::detail::count(instrumentation::entry::inclusive_scan);
   using accum = detail::value_t<InIt>;
   return detail::run_scan<detail::scan_kind::inclusive, false, accum>(
-      exec, first, detail::item_count(first, last), result, thrust::plus<>{}, detail::identity_finish{}, accum{});
+      exec, first, detail::item_count(first, last), result, ::cuda::std::plus<>{}, detail::identity_finish{}, accum{});
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T, class Op>
 OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init,
                      Op op) {
   instrumentation::detail::count(instrumentation::entry::inclusive_scan_init_op);
-  using accum = ::cuda::std::__accumulator_t<Op, detail::value_t<InIt>, T>;
+  using accum = detail::accumulator_t<Op, detail::value_t<InIt>, T>;
   return detail::run_scan<detail::scan_kind::inclusive, true, accum>(
       exec, first, detail::item_count(first, last), result, op, detail::identity_finish{}, static_cast<accum>(init));
 }
@@ -52,7 +52,7 @@ template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T>
 OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init) {
   instrumentation::detail::count(instrumentation::entry::exclusive_scan_init);
   return detail::run_scan<detail::scan_kind::exclusive, true, T>(
-      exec, first, detail::item_count(first, last), result, thrust::plus<>{}, detail::identity_finish{}, init);
+      exec, first, detail::item_count(first, last), result, ::cuda::std::plus<>{}, detail::identity_finish{}, init);
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt>
@@ -60,7 +60,7 @@ OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, I
   instrumentation::detail::count(instrumentation::entry::exclusive_scan);
   using T = detail::value_t<InIt>;
   return detail::run_scan<detail::scan_kind::exclusive, true, T>(
-      exec, first, detail::item_count(first, last), result, thrust::plus<>{}, detail::identity_finish{}, T{});
+      exec, first, detail::item_count(first, last), result, ::cuda::std::plus<>{}, detail::identity_finish{}, T{});
 }
 
 }  // namespace archscan

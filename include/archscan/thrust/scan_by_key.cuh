@@ -3,11 +3,12 @@
 //! overloads of Thrust's scan.h.
 //!
 //! A segment starts at i where `!pred(keys[i-1], keys[i])`. Each call runs as a plain scan over
-//! (value, head) pairs with a segmented operator, so every family scans by key with its own kernels.
+//! (value, segment flags) items with a segmented operator (detail/keyed.cuh), so every family scans by
+//! key with its own kernels. The output may be the keys or the values (as Thrust allows) at any size.
 //! Accumulators as in Thrust: the value type (inclusive) or the type of `init` (exclusive).
 //! Temporary storage, synchronization and determinism as for scan.cuh.
 
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 
 #include <archscan/detail/keyed.cuh>
 #include <archscan/thrust/run.cuh>
@@ -18,21 +19,22 @@ namespace detail {
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class Pred, class Op>
 OutIt inclusive_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
                        ValIt value_first, OutIt result, Pred pred, Op op) {
-  using V     = value_t<ValIt>;
-  auto input  = make_keyed_input<V>(thrust::try_unwrap_contiguous_iterator(key_first),
-                                    thrust::try_unwrap_contiguous_iterator(value_first), pred);
-  return run_scan<scan_kind::inclusive, false, keyed<V>>(exec, input, item_count(key_first, key_last), result,
-                                                         segmented_op<Op>{op}, keyed_inclusive_finish{}, keyed<V>{});
+  using V             = value_t<ValIt>;
+  const std::int64_t n = item_count(key_first, key_last);
+  auto input           = make_keyed_input<V>(thrust::try_unwrap_contiguous_iterator(key_first),
+                                             thrust::try_unwrap_contiguous_iterator(value_first), pred, n);
+  return run_scan<scan_kind::inclusive, false, keyed<V>>(exec, input, n, result, segmented_op<callable<Op>>{{op}},
+                                                         keyed_inclusive_finish{}, keyed<V>{});
 }
 
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T, class Pred, class Op>
 OutIt exclusive_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
                        ValIt value_first, OutIt result, T init, Pred pred, Op op) {
-  auto input = make_keyed_input<T>(thrust::try_unwrap_contiguous_iterator(key_first),
-                                   thrust::try_unwrap_contiguous_iterator(value_first), pred);
-  return run_scan<scan_kind::exclusive, true, keyed<T>>(exec, input, item_count(key_first, key_last), result,
-                                                        segmented_op<Op>{op}, keyed_exclusive_finish<T, Op>{init, op},
-                                                        keyed<T>{init, true});
+  const std::int64_t n = item_count(key_first, key_last);
+  auto input           = make_keyed_input<T>(thrust::try_unwrap_contiguous_iterator(key_first),
+                                             thrust::try_unwrap_contiguous_iterator(value_first), pred, n);
+  return run_scan<scan_kind::exclusive, true, keyed<T>>(exec, input, n, result, segmented_op<callable<Op>>{{op}},
+                                                        keyed_exclusive_finish<T, Op>{init, {op}}, keyed_seed(init));
 }
 
 }  // namespace detail
@@ -48,15 +50,15 @@ template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class O
 OutIt inclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
                             ValIt value_first, OutIt result, Pred pred) {
   instrumentation::detail::count(instrumentation::entry::inclusive_scan_by_key_pred);
-  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, pred, thrust::plus<>{});
+  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, pred, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt>
 OutIt inclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
                             ValIt value_first, OutIt result) {
   instrumentation::detail::count(instrumentation::entry::inclusive_scan_by_key);
-  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, thrust::equal_to<>{},
-                                  thrust::plus<>{});
+  return detail::inclusive_by_key(exec, key_first, key_last, value_first, result, ::cuda::std::equal_to<>{},
+                                  ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T, class Pred, class Op>
@@ -70,15 +72,15 @@ template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class O
 OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
                             ValIt value_first, OutIt result, T init, Pred pred) {
   instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key_init_pred);
-  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, pred, thrust::plus<>{});
+  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, pred, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class T>
 OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first, KeyIt key_last,
                             ValIt value_first, OutIt result, T init) {
   instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key_init);
-  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, thrust::equal_to<>{},
-                                  thrust::plus<>{});
+  return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, init, ::cuda::std::equal_to<>{},
+                                  ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt>
@@ -86,7 +88,7 @@ OutIt exclusive_scan_by_key(stream_policy_base<Derived, Tuning, B>& exec, KeyIt 
                             ValIt value_first, OutIt result) {
   instrumentation::detail::count(instrumentation::entry::exclusive_scan_by_key);
   return detail::exclusive_by_key(exec, key_first, key_last, value_first, result, detail::value_t<ValIt>{},
-                                  thrust::equal_to<>{}, thrust::plus<>{});
+                                  ::cuda::std::equal_to<>{}, ::cuda::std::plus<>{});
 }
 
 }  // namespace archscan

@@ -6,7 +6,6 @@
 
 #include <cuda/std/type_traits>
 
-#include <thrust/detail/type_traits.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <archscan/thrust/run.cuh>
@@ -14,7 +13,7 @@
 namespace archscan {
 namespace detail {
 template <class InIt, class Unary>
-using transformed_t = ::cuda::std::remove_cvref_t<thrust::detail::invoke_result_t<Unary, value_t<InIt>>>;
+using transformed_t = ::cuda::std::remove_cvref_t<::cuda::std::invoke_result_t<Unary, value_t<InIt>>>;
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class Unary, class Op>
@@ -32,7 +31,7 @@ OutIt transform_inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InI
                                Unary unary, T init, Op op) {
   instrumentation::detail::count(instrumentation::entry::transform_inclusive_scan_init);
   using V     = detail::transformed_t<InIt, Unary>;
-  using accum = ::cuda::std::__accumulator_t<Op, V, T>;
+  using accum = detail::accumulator_t<Op, V, T>;
   return detail::run_scan<detail::scan_kind::inclusive, true, accum>(
       exec, thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result,
       op, detail::identity_finish{}, static_cast<accum>(init));

@@ -59,11 +59,10 @@ struct blelloch {
       const int local = static_cast<int>(threadIdx.x) + half * Threads;
       if (local >= rest) break;
       const std::int64_t i = base + local;
-      const T item         = Problem::finish_type::needs_item ? p.load(i) : T{};
       if (Problem::exclusive && local == 0) {
-        p.store(i, incr, item);
+        p.store(i, incr);
       } else {
-        p.store(i, has_incr ? T(p.op(incr, scratch[i])) : scratch[i], item);
+        p.store(i, has_incr ? T(p.op(incr, scratch[i])) : scratch[i]);
       }
     }
   }
@@ -75,10 +74,10 @@ struct blelloch {
     if (!valid) return;
     if constexpr (Final) {
       if constexpr (Problem::exclusive) {
-        p.store(i, first ? p.seed : T(p.op(p.seed, prefix)), x);
+        p.store(i, first ? p.seed : T(p.op(p.seed, prefix)));
       } else {
         const T local = first ? x : T(p.op(prefix, x));
-        p.store(i, Problem::has_seed ? T(p.op(p.seed, local)) : local, x);
+        p.store(i, Problem::has_seed ? T(p.op(p.seed, local)) : local);
       }
     } else if constexpr (Problem::exclusive) {
       if (!first) scratch[i] = prefix;

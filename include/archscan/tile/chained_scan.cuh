@@ -64,20 +64,17 @@ struct chained_scan {
     const std::int64_t first = tile * tile_items + static_cast<std::int64_t>(w) * block_scan::warp_items + lane;
     const bool full          = (tile + 1) * tile_items <= p.n;
 
-    T item[Items];
+    T v[Items];
     if (full) {
 #pragma unroll
-      for (int j = 0; j < Items; ++j) item[j] = load(p, first + 32 * j);
+      for (int j = 0; j < Items; ++j) v[j] = load(p, first + 32 * j);
     } else {
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
         const std::int64_t i = first + 32 * j;
-        item[j]              = load(p, i < p.n ? i : p.n - 1);
+        v[j]                 = load(p, i < p.n ? i : p.n - 1);
       }
     }
-    T v[Items];
-#pragma unroll
-    for (int j = 0; j < Items; ++j) v[j] = item[j];
 
     const T warp_total = block_scan::scan_columns(v, p.op, s.scan);
     if constexpr (Problem::exclusive) block_scan::to_exclusive(v, s.scan);
@@ -89,9 +86,9 @@ struct chained_scan {
       const std::int64_t i = first + 32 * j;
       if (!full && i >= p.n) break;
       if (Problem::exclusive && lane == 0 && j == 0) {
-        p.store(i, before.value, item[j]);  // exclusive problems always have a prefix (the seed at least)
+        p.store(i, before.value);  // exclusive problems always have a prefix (the seed at least)
       } else {
-        p.store(i, before.valid ? T(p.op(before.value, v[j])) : v[j], item[j]);
+        p.store(i, before.valid ? T(p.op(before.value, v[j])) : v[j]);
       }
     }
   }

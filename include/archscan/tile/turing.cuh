@@ -163,12 +163,6 @@ struct turing {
 #pragma unroll
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
-    // Items in the striped order of the stores, kept only where `finish` needs them.
-    T striped_items[Problem::finish_type::needs_item && Tuning::warp_transpose ? items : 1];
-    if constexpr (Problem::finish_type::needs_item && Tuning::warp_transpose) {
-#pragma unroll
-      for (int k = 0; k < items; ++k) striped_items[k] = x[k];
-    }
     if constexpr (Tuning::warp_transpose) transpose::striped_to_blocked(x, s.transpose_slots);
 
     // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
@@ -200,15 +194,7 @@ struct turing {
     if constexpr (Tuning::warp_transpose) transpose::blocked_to_striped(y, s.transpose_slots);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-      if (full || start + k * stride < rest) {
-        if constexpr (!Problem::finish_type::needs_item) {
-          store(q, p, first, k * stride, y[k], y[k]);
-        } else if constexpr (Tuning::warp_transpose) {
-          store(q, p, first, k * stride, y[k], striped_items[k]);
-        } else {
-          store(q, p, first, k * stride, y[k], x[k]);
-        }
-      }
+      if (full || start + k * stride < rest) store(q, p, first, k * stride, y[k]);
     }
   }
 
@@ -265,11 +251,11 @@ struct turing {
   }
 
   __device__ __forceinline__ static void store(const Problem& q, const Problem& p, std::int64_t first, int off,
-                                               const T& scanned, const T& item) {
+                                               const T& scanned) {
     if constexpr (Tuning::narrow_index_arithmetic) {
-      q.store(off, scanned, item);
+      q.store(off, scanned);
     } else {
-      p.store(first + off, scanned, item);
+      p.store(first + off, scanned);
     }
   }
 
