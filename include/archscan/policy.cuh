@@ -13,6 +13,20 @@
 //! synchronize and work inside CUDA graph capture. Without a user allocator, temporary storage of
 //! every algorithm called with an archscan policy is stream-ordered and comes from a per-device pool
 //! (`cudaMallocFromPoolAsync`), so no call pays a `cudaMalloc`/`cudaFree`.
+//!
+//! Determinism (run to run, same device, same inputs; checked by test/thrust/determinism_test.cu):
+//!  - Operators that are exact on their values (integer arithmetic, min/max, bitwise operations, any
+//!    associative user operator without rounding): every family gives the same bits every time, at
+//!    every size, whatever order it associates in.
+//!  - Operators that round (floating-point `+`, `*`), which includes by-key and transform scans of
+//!    such values, depend on the association order:
+//!      blelloch   repeats bit for bit at every size (its order depends only on n and its block size);
+//!      turing     repeats for n <= (number of SMs) x 4,096 items of 4- and 8-byte accumulators (the
+//!                 whole problem runs as one wave of resident tiles folded in tile order); beyond
+//!                 that its decoupled look-back folds whatever its predecessors have published, and
+//!                 the last bits may differ from run to run;
+//!      kepler     repeats for n <= 1,024 items (one tile); beyond that, as turing, may differ.
+//!    No family promises the same floating-point bits across different GPUs.
 
 #include <cstddef>
 #include <type_traits>
@@ -65,9 +79,6 @@ struct policy
   //! The same policy on stream `s`. Blocking policies synchronize `s` before returning.
   stream_policy<Tuning, Blocking> on(cudaStream_t s) const { return stream_policy<Tuning, Blocking>(s); }
 };
-
-template <class Tuning>
-using policy_nosync = policy<Tuning, false>;
 
 //! Harris's work-efficient, bank-conflict-free scan (GPU Gems 3, ch. 39).
 inline const policy<blelloch_tuning> blelloch{};

@@ -8,7 +8,9 @@
 
 #include <thrust/count.h>
 #include <thrust/reduce.h>
+#include <thrust/mr/allocator.h>
 #include <thrust/sort.h>
+#include <thrust/system/cuda/memory_resource.h>
 
 #include <archscan/archscan.cuh>
 

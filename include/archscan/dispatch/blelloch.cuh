@@ -2,7 +2,9 @@
 //! \file The blelloch family's dispatch: the paper's recursion over block sums.
 //!
 //! Level 0 scans blocks of B = 2 * block_threads items and stores each block's sum; the sums are scanned
-//! by the same procedure (recursively, in place) and added back uniformly. Temporary storage: the sums
+//! by the same procedure (recursively, in place) and added back uniformly. Accumulators too large for
+//! the tuning's block on the device at hand (its items do not fit a block's shared memory) run with
+//! smaller blocks instead (`blelloch_fallback_threads`). Temporary storage: the sums
 //! of every level, plus a scratch array of n accumulators when the output cannot hold them (it is not a
 //! plain array of the accumulator type, or a by-key finish must run). For example 2^40 int32 items
 //! with B = 1024 and the output as scratch: 4 levels and 4 GiB + 4 MiB + 4 KiB of sums.
@@ -54,8 +56,45 @@ constexpr blelloch_plan make_blelloch_plan(std::int64_t n, int block_items, std:
   return plan;
 }
 
+//! `Tuning` with `Threads` threads per block.
+template <class Tuning, int Threads>
+struct blelloch_narrowed : Tuning {
+  static constexpr int block_threads = Threads;
+};
+
+//! Threads per block of the fallback: the largest power of two, at most the tuning's and at least 32,
+//! whose block of 2 items per thread fits the 48 KiB of shared memory that every block may use (32 if
+//! none does: 64 items, which still fit the opt-in of every CUDA 13 device for items of up to 1 KiB).
+template <class Tuning, class Problem, int Threads = Tuning::block_threads>
+constexpr int blelloch_fallback_threads() {
+  using tile = kernel::blelloch_tile<blelloch_narrowed<Tuning, Threads>, Problem>;
+  if constexpr (Threads <= 32 || tile::smem_bytes <= 48 * 1024) {
+    return Threads;
+  } else {
+    return blelloch_fallback_threads<Tuning, Problem, Threads / 2>();
+  }
+}
+
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
 template <>
 struct family_dispatch<blelloch_family> {
+  //! Calls `f(type_tag<tuning>{})` with `Tuning`, or with its fallback where the tuning's block does
+  //! not fit the device's shared memory.
+  template <class Tuning, class Problem, class F>
+  static auto with_fitting_block(const detail::device_facts& facts, F&& f) {
+    constexpr int fallback = blelloch_fallback_threads<Tuning, Problem>();
+    if constexpr (fallback == Tuning::block_threads) {
+      return f(type_tag<Tuning>{});
+    } else {
+      if (kernel::blelloch_tile<Tuning, Problem>::smem_bytes <= facts.max_smem_optin) return f(type_tag<Tuning>{});
+      return f(type_tag<blelloch_narrowed<Tuning, fallback>>{});
+    }
+  }
+
   template <class Tuning, class Problem>
   static constexpr bool scans_in_output() {
     using T = typename Problem::accum_type;
@@ -70,18 +109,23 @@ struct family_dispatch<blelloch_family> {
   }
 
   template <class Tuning, class Problem>
-  static std::size_t temp_bytes(const Problem& p, const detail::device_facts&) {
-    return plan<Tuning>(p).temp_bytes;
+  static std::size_t temp_bytes(const Problem& p, const detail::device_facts& facts) {
+    return with_fitting_block<Tuning, Problem>(facts, [&](auto tag) {
+      return plan<typename decltype(tag)::type>(p).temp_bytes;
+    });
   }
 
   template <class Tuning, class Problem>
   static void launch(const Problem& p, void* d_temp, std::size_t, const detail::device_facts& facts,
                      cudaStream_t stream) {
-    const blelloch_plan pl = plan<Tuning>(p);
-    if (pl.blocks[0] > INT_MAX) {
-      detail::throw_on_error(cudaErrorInvalidValue, "archscan::blelloch: too many blocks for one grid");
-    }
-    run_level<Tuning>(p, pl, 0, static_cast<unsigned char*>(d_temp), facts, stream);
+    with_fitting_block<Tuning, Problem>(facts, [&](auto tag) {
+      using fitting          = typename decltype(tag)::type;
+      const blelloch_plan pl = plan<fitting>(p);
+      if (pl.blocks[0] > INT_MAX) {
+        detail::throw_on_error(cudaErrorInvalidValue, "archscan::blelloch: too many blocks for one grid");
+      }
+      run_level<fitting>(p, pl, 0, static_cast<unsigned char*>(d_temp), facts, stream);
+    });
   }
 
  private:

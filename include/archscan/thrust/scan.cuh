@@ -6,8 +6,9 @@
 //! Results and accumulator types are Thrust's: without init the accumulator is the input value type;
 //! `inclusive_scan(..., init, op)` accumulates in `decay_t<invoke_result_t<op, init, value>>`;
 //! exclusive scans accumulate in the type of `init`. Temporary storage: a few bytes per tile (see the
-//! family), stream-ordered. Blocking policies synchronize; `_nosync` ones never do. Deterministic:
-//! the same inputs give bitwise the same results (the association order depends only on n and tuning).
+//! family), stream-ordered. Blocking policies synchronize; `_nosync` ones never do. Determinism depends
+//! on the family and the operator: see policy.cuh (floating-point results of turing and kepler may
+//! differ in the last bits from run to run above a family-specific size).
 
 #include <cuda/std/functional>
 

@@ -43,18 +43,23 @@ struct turing {
 
   __host__ __device__ static constexpr std::size_t align_up(std::size_t b, std::size_t a) { return (b + a - 1) / a * a; }
   //! Shared memory of a tile with `Items` per thread (transpose buffer, block scan, broadcasts).
-  template <int Items>
+  template <int Items, bool Transpose>
   static constexpr std::size_t smem_for() {
-    const std::size_t buffer = Tuning::warp_transpose ? sizeof(T) * block::warp_transpose<T, threads, Items>::slots : 0;
+    const std::size_t buffer = Transpose ? sizeof(T) * block::warp_transpose<T, threads, Items>::slots : 0;
     const std::size_t scans  = sizeof(typename block::warp_scans<T, threads>::storage);
     return align_up(buffer, 16) + align_up(scans, 16) + align_up(sizeof(T), 16) + 16;
   }
-  //! Without the opt-in (guide 4.3.1) a tile must fit in the 48 KiB every block may use.
+  //! What a tile may take: the 48 KiB every block may use, or with the opt-in (guide 4.3.1) 64 KiB, what
+  //! the smallest CUDA 13 target (sm_75) grants, so that every row runs on every device.
+  static constexpr std::size_t smem_limit = Tuning::opt_in_large_smem ? 64 * 1024 : 48 * 1024;
+  //! The warp transpose, unless even one item per thread would overflow the limit (accumulators of
+  //! hundreds of bytes): then each thread loads its own items, which for such items are whole
+  //! cache lines anyway.
+  static constexpr bool transposes = Tuning::warp_transpose && smem_for<1, true>() <= smem_limit;
+  //! The row's items per thread, fewer where the tile would overflow the limit.
   template <int Items>
   static constexpr int fitted_items() {
-    if constexpr (Tuning::opt_in_large_smem || Items <= 1) {
-      return Items;
-    } else if constexpr (smem_for<Items>() <= 48 * 1024) {
+    if constexpr (Items <= 1 || smem_for<Items, transposes>() <= smem_limit) {
       return Items;
     } else {
       return fitted_items<Items - 1>();
@@ -62,7 +67,7 @@ struct turing {
   }
   static constexpr int items      = fitted_items<ItemsPerThread>();
   static constexpr int tile_items = threads * items;
-  static constexpr int smem_bytes = static_cast<int>(smem_for<items>());
+  static constexpr int smem_bytes = static_cast<int>(smem_for<items, transposes>());
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
 
   using transpose = block::warp_transpose<T, threads, items>;
@@ -80,7 +85,7 @@ struct turing {
     __device__ explicit smem_view(unsigned char* raw) {
       std::size_t at  = 0;
       transpose_slots = reinterpret_cast<T*>(raw);
-      at += Tuning::warp_transpose ? align_up(sizeof(T) * transpose::slots, 16) : 0;
+      at += transposes ? align_up(sizeof(T) * transpose::slots, 16) : 0;
       scan_storage = reinterpret_cast<typename scan::storage*>(raw + at);
       at += align_up(sizeof(typename scan::storage), 16);
       tile_prefix = reinterpret_cast<T*>(raw + at);
@@ -146,7 +151,7 @@ struct turing {
     // Load. This thread's items sit at offsets start + k * stride of the tile. With narrow index
     // arithmetic (guide 4.1.4) the iterators advance once per thread (64-bit) and items are constant
     // 32-bit offsets from there; otherwise every access forms its 64-bit index.
-    const int start = Tuning::warp_transpose ? warp_id * transpose::warp_items + lane : static_cast<int>(threadIdx.x) * items;
+    const int start = transposes ? warp_id * transpose::warp_items + lane : static_cast<int>(threadIdx.x) * items;
     Problem q = p;
     if constexpr (Tuning::narrow_index_arithmetic) {
       q.in  = p.in + (base + start);
@@ -163,7 +168,7 @@ struct turing {
 #pragma unroll
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
-    if constexpr (Tuning::warp_transpose) transpose::striped_to_blocked(x, s.transpose_slots);
+    if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_slots);
 
     // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
     const T thread_total = reduce(x, p.op);
@@ -191,7 +196,7 @@ struct turing {
     }
 
     // Store, in the striped order when transposing (coalesced), else blocked.
-    if constexpr (Tuning::warp_transpose) transpose::blocked_to_striped(y, s.transpose_slots);
+    if constexpr (transposes) transpose::blocked_to_striped(y, s.transpose_slots);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       if (full || start + k * stride < rest) store(q, p, first, k * stride, y[k]);
@@ -235,7 +240,7 @@ struct turing {
     __syncthreads();
   }
 
-  static constexpr int stride = Tuning::warp_transpose ? 32 : 1;
+  static constexpr int stride = transposes ? 32 : 1;
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
   __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {

@@ -1,0 +1,133 @@
+// What the policies promise about run-to-run determinism (policy.cuh, README), checked bit for bit:
+// the same scan, run many times while another stream keeps part of the GPU busy (so that tiles are
+// scheduled differently each time), must give the same bits wherever the documentation says it does:
+//  - every family, any n, for operators that are exact on their values (integer sums, non-commutative
+//    matrix products mod 2^32);
+//  - floating-point sums: blelloch at any n; turing for n <= (SMs x 4096) items; kepler for n <= 1024.
+// Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
+// results is recorded as a test property, not asserted.
+
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <cuda/std/functional>
+#include <thrust/scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "support/cases.cuh"
+#include "support/device_buffer.cuh"
+#include "support/gpu.cuh"
+
+namespace {
+
+using namespace archscan::test;
+
+constexpr int repetitions = 16;
+
+//! Occupies the blocks it is given for about `ns` nanoseconds (global timer), so that the scan launched
+//! next finds a different set of free SMs each time.
+__global__ void keep_busy(unsigned long long ns) {
+  unsigned long long start = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  for (;;) {
+    unsigned long long now = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start >= ns) return;
+    __nanosleep(1000);
+  }
+}
+
+int sm_count() {
+  int device = 0, sms = 0;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  return sms;
+}
+
+template <class T>
+std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
+  std::vector<unsigned char> b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+//! Distinct results (as bytes) of `repetitions` inclusive scans of the same input under `Op`.
+template <class Policy, class T, class Op>
+std::size_t distinct_results(std::int64_t n, Op op, std::uint64_t seed) {
+  const auto items = random_values<T>(n, seed);
+  device_buffer<T> in(items), out(n);
+  cudaStream_t scan_stream = nullptr, busy_stream = nullptr;
+  check(cudaStreamCreateWithFlags(&scan_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaStreamCreateWithFlags(&busy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  const int sms = sm_count();
+  std::set<std::vector<unsigned char>> seen;
+  for (int r = 0; r < repetitions; ++r) {
+    out.poison();
+    // A different share of the SMs busy, for a different time, each repetition.
+    const unsigned busy_blocks = static_cast<unsigned>(1 + (r * 7) % (sms > 1 ? sms : 1));
+    keep_busy<<<busy_blocks, 32, 0, busy_stream>>>(2000ull * static_cast<unsigned long long>(1 + r % 5));
+    check(cudaGetLastError(), "keep_busy launch");
+    thrust::inclusive_scan(Policy{}.on(scan_stream), in.begin(), in.end(), out.begin(), op);
+    check(cudaStreamSynchronize(scan_stream), "scan");
+    seen.insert(bytes_of(out.to_host()));
+  }
+  check(cudaStreamDestroy(scan_stream), "cudaStreamDestroy");
+  check(cudaStreamDestroy(busy_stream), "cudaStreamDestroy");
+  return seen.size();
+}
+
+template <class C>
+class DeterminismTest : public ::testing::Test {};
+TYPED_TEST_SUITE(DeterminismTest, policy_cases, case_names);
+
+template <class Policy>
+using family_of = typename Policy::tuning::family;
+
+//! Floating-point sizes up to which the family promises bitwise repetition (policy.cuh); -1: any n.
+template <class Family>
+std::int64_t float_promise(int sms);
+template <>
+std::int64_t float_promise<archscan::blelloch_family>(int) { return -1; }
+template <>
+std::int64_t float_promise<archscan::turing_family>(int sms) { return std::int64_t{sms} * 4096; }
+template <>
+std::int64_t float_promise<archscan::kepler_family>(int) { return 1024; }
+
+TYPED_TEST(DeterminismTest, ExactOperatorsRepeatAtAnySize) {
+  ARCHSCAN_REQUIRE_GPU();
+  using P = typename TypeParam::policy;
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{1} << 20, (std::int64_t{1} << 22) + 1}) {
+    EXPECT_EQ(1u, (distinct_results<P, int>(n, ::cuda::std::plus<>{}, 1))) << "int32 sum, n=" << n;
+    EXPECT_EQ(1u, (distinct_results<P, mat2>(n, mat2_mul{}, 2))) << "mat2 product, n=" << n;
+  }
+}
+
+TYPED_TEST(DeterminismTest, FloatingPointRepeatsWherePromised) {
+  ARCHSCAN_REQUIRE_GPU();
+  using P                   = typename TypeParam::policy;
+  const std::int64_t limit  = float_promise<family_of<P>>(sm_count());
+  const std::int64_t large  = (std::int64_t{1} << 22) + 1;
+  std::vector<std::int64_t> sizes = {1, 1000, 1024};
+  if (limit < 0) {
+    sizes.push_back(std::int64_t{1} << 20);
+    sizes.push_back(large);
+  } else if (limit > 1024) {
+    sizes.push_back(limit / 3 + 1);
+    sizes.push_back(limit);
+  }
+  for (const std::int64_t n : sizes) {
+    EXPECT_EQ(1u, (distinct_results<P, float>(n, ::cuda::std::plus<>{}, 3))) << "float sum, n=" << n;
+    EXPECT_EQ(1u, (distinct_results<P, double>(n, ::cuda::std::plus<>{}, 4))) << "double sum, n=" << n;
+  }
+  if (limit >= 0) {  // no promise here: what happened is recorded, not asserted
+    const std::size_t distinct = distinct_results<P, float>(std::int64_t{1} << 24, ::cuda::std::plus<>{}, 5);
+    ::testing::Test::RecordProperty("float_sum_2p24_distinct_of_" + std::to_string(repetitions),
+                                    static_cast<int>(distinct));
+    std::printf("[ info ] float sum, n=2^24: %zu distinct results in %d runs\n", distinct, repetitions);
+  }
+}
+
+}  // namespace
