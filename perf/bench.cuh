@@ -338,14 +338,19 @@ void register_other_types() {
   register_type<Alg, mat2x2>();
 }
 
-// Each defined in bench_<algorithm>_{int,other}.cu; main calls them in this order.
-void register_exclusive_scan_int();
-void register_exclusive_scan_other();
-void register_inclusive_scan_int();
-void register_inclusive_scan_other();
-void register_exclusive_scan_by_key_int();
-void register_exclusive_scan_by_key_other();
-void register_transform_inclusive_scan_int();
-void register_transform_inclusive_scan_other();
+// ---- which translation units a build has ----------------------------------------------------------------
+// Each bench_<scan>_<types>.cu adds its registration function here through a static `registrar`, so the
+// sources that CMake links (ARCHSCAN_BENCH_SCANS) alone decide which scans a build measures: perf/cccl_ab.sh
+// builds the exclusive scans only, and main needs no list of its own.
+
+using register_fn = void (*)();
+//! The registration functions of the linked translation units, by rank. main calls them in rank order,
+//! so the run order does not depend on the (unspecified) order of static initialization across files.
+//! Ranks: exclusive 0-1, inclusive 2-3, by_key 4-5, transform 6-7 (integer types, then the others).
+std::map<int, register_fn>& registry();
+//! Adds `f` to registry() at `rank`; a rank taken twice is a build mistake and aborts at start-up.
+struct registrar {
+  registrar(int rank, register_fn f);
+};
 
 }  // namespace archscan::perf::bench

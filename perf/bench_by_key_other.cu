@@ -3,5 +3,7 @@
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
-void register_exclusive_scan_by_key_other() { register_other_types<exclusive_scan_by_key_alg>(); }
+namespace {
+const registrar registered{5, [] { register_other_types<exclusive_scan_by_key_alg>(); }};
+}  // namespace
 }  // namespace archscan::perf::bench

@@ -3,5 +3,7 @@
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
-void register_exclusive_scan_int() { register_integer_types<exclusive_scan_alg>(); }
+namespace {
+const registrar registered{0, [] { register_integer_types<exclusive_scan_alg>(); }};
+}  // namespace
 }  // namespace archscan::perf::bench

@@ -3,5 +3,7 @@
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
-void register_inclusive_scan_int() { register_integer_types<inclusive_scan_alg>(); }
+namespace {
+const registrar registered{2, [] { register_integer_types<inclusive_scan_alg>(); }};
+}  // namespace
 }  // namespace archscan::perf::bench

@@ -3,5 +3,7 @@
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
-void register_inclusive_scan_other() { register_other_types<inclusive_scan_alg>(); }
+namespace {
+const registrar registered{3, [] { register_other_types<inclusive_scan_alg>(); }};
+}  // namespace
 }  // namespace archscan::perf::bench

@@ -11,9 +11,13 @@
 //! case gives the median at a fraction of the cost, and the budget goes to covering every axis.
 //! Budget: full = every power of two 2^10..2^30 that fits, 15 timed calls + 2 warm-up per case;
 //! --quick = 2^12, 2^20, 2^26 with 5 timed calls + 1 warm-up.
+//! Which scans a build measures is chosen at configure time (ARCHSCAN_BENCH_SCANS in perf/CMakeLists.txt);
+//! case names do not depend on it, nor on the CCCL release, so results of different builds line up.
+//! The JSON context records the CCCL release (`cccl`: "cccl 3.5.0", `CCCL_VERSION`, `CUB_VERSION`).
 //! Exit status: 0 all cases ran and matched CUB, 1 a mismatch or CUDA error, 2 no GPU or a bad flag.
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -50,6 +54,16 @@ bool& failed() {
 case_slot& slot() {
   static case_slot s;
   return s;
+}
+std::map<int, register_fn>& registry() {
+  static std::map<int, register_fn> r;
+  return r;
+}
+registrar::registrar(int rank, register_fn f) {
+  if (!registry().emplace(rank, f).second) {
+    std::fprintf(stderr, "archscan-bench: two translation units register at rank %d\n", rank);
+    std::abort();
+  }
 }
 
 namespace {
@@ -132,6 +146,11 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("device", prop.name);
     benchmark::AddCustomContext("compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor));
     benchmark::AddCustomContext("versions", version_line());
+    // The CCCL this binary was compiled with: archscan-compare --cccl names each build by `cccl` and
+    // checks that the two files come from different releases; the raw macros make the file traceable.
+    benchmark::AddCustomContext("cccl", "cccl " + cccl_version());
+    benchmark::AddCustomContext("CCCL_VERSION", std::to_string(CCCL_VERSION));
+    benchmark::AddCustomContext("CUB_VERSION", std::to_string(CUB_VERSION));
     benchmark::AddCustomContext("copy_GBps", std::to_string(cfg.copy_GBps));
     benchmark::AddCustomContext("l2_cache", cfg.hot ? "hot (not flushed)" : "cold (flushed before each timed call)");
     benchmark::AddCustomContext("method", "CUDA events per call; median of " + std::to_string(cfg.reps) +
@@ -139,14 +158,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "archscan-bench: %s; %s; copy bandwidth %.1f GB/s (read + write); L2 %s; %d timed calls\n",
                  prop.name, version_line().c_str(), cfg.copy_GBps, cfg.hot ? "hot" : "cold", cfg.reps);
 
-    register_exclusive_scan_int();
-    register_exclusive_scan_other();
-    register_inclusive_scan_int();
-    register_inclusive_scan_other();
-    register_exclusive_scan_by_key_int();
-    register_exclusive_scan_by_key_other();
-    register_transform_inclusive_scan_int();
-    register_transform_inclusive_scan_other();
+    for (const auto& [rank, register_cases] : registry()) register_cases();
 
     int bargc = static_cast<int>(rest.size());
     benchmark::Initialize(&bargc, rest.data());

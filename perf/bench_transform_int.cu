@@ -3,5 +3,7 @@
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
-void register_transform_inclusive_scan_int() { register_integer_types<transform_inclusive_scan_alg>(); }
+namespace {
+const registrar registered{6, [] { register_integer_types<transform_inclusive_scan_alg>(); }};
+}  // namespace
 }  // namespace archscan::perf::bench

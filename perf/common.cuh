@@ -55,16 +55,19 @@ int run_program(const char* program, Body body) {
   return 1;
 }
 
+//! "3.5.0": the CCCL release this program was compiled with (CCCL_VERSION is MMMmmmppp).
+inline std::string cccl_version() {
+  return std::to_string(CCCL_VERSION / 1000000) + "." + std::to_string(CCCL_VERSION / 1000 % 1000) + "." +
+         std::to_string(CCCL_VERSION % 1000);
+}
+
 //! "driver 13.0, runtime 13.0, CCCL 3.0.1": the versions a result depends on.
 inline std::string version_line() {
   int driver = 0, runtime = 0;
   check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
   check(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
   auto cuda = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
-  // CCCL_VERSION is MMMmmmppp.
-  return "CUDA driver API " + cuda(driver) + ", CUDA runtime " + cuda(runtime) + ", CCCL " +
-         std::to_string(CCCL_VERSION / 1000000) + "." + std::to_string(CCCL_VERSION / 1000 % 1000) + "." +
-         std::to_string(CCCL_VERSION % 1000);
+  return "CUDA driver API " + cuda(driver) + ", CUDA runtime " + cuda(runtime) + ", CCCL " + cccl_version();
 }
 
 //! Owning device buffer of `n` items of `T` (cudaMalloc; freed on destruction).
