@@ -3,11 +3,18 @@
 //!
 //!   archscan-compare BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise RERUN.json] [--out FILE.md]
 //!                   [--allow-missing]
+//!   archscan-compare --cccl OLD.json NEW.json [--threshold 0.05] [--noise OLD_RERUN.json] [--out FILE.md]
+//!                   [--allow-missing]
+//!
+//! The first form compares every case of two builds of archscan (before and after a change). The second
+//! compares two builds of archscan-bench that differ in the CCCL release they were compiled with
+//! (perf/cccl_ab.sh): the gate applies to CUB itself (new CUB slower than old), and each archscan policy is
+//! shown against the CUB of its own build.
 //!
 //! Exit status: 0 no regression, 1 some case slowed by more than threshold + noise or is missing from the
 //! candidate (a case that errored there; --allow-missing accepts that), 2 usage or input error.
-//! Noise per case: |rerun / baseline - 1| when --noise names a second run of the baseline build that has
-//! the case, else the larger of the two runs' per-case spreads (relative interquartile range).
+//! Noise per case: |rerun / baseline - 1| when --noise names a second run of the baseline (old) build that
+//! has the case, else the larger of the two runs' per-case spreads (relative interquartile range).
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +28,8 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: archscan-compare BASELINE.json CANDIDATE.json [--threshold 0.05] [--noise RERUN.json] "
+               "[--out FILE.md] [--allow-missing]\n"
+               "       archscan-compare --cccl OLD.json NEW.json [--threshold 0.05] [--noise OLD_RERUN.json] "
                "[--out FILE.md] [--allow-missing]\n");
   return 2;
 }
@@ -32,6 +41,7 @@ int main(int argc, char** argv) {
   int positional   = 0;
   double threshold = 0.05;
   bool allow_missing = false;
+  bool releases      = false;  // --cccl: two CCCL releases, gate on CUB
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next           = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -49,6 +59,8 @@ int main(int argc, char** argv) {
       out_file = v;
     } else if (a == "--allow-missing") {
       allow_missing = true;
+    } else if (a == "--cccl") {
+      releases = true;
     } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -60,19 +72,30 @@ int main(int argc, char** argv) {
   }
   if (positional != 2) return usage();
   try {
-    const auto baseline  = load_results(files[0]);
-    const auto candidate = load_results(files[1]);
-    std::vector<result> rerun;
-    if (!noise_file.empty()) rerun = load_results(noise_file);
-    const comparison c    = compare(baseline, candidate, threshold, noise_file.empty() ? nullptr : &rerun, allow_missing);
-    const std::string md = markdown_comparison(c);
+    const run baseline  = load_run(files[0]);
+    const run candidate = load_run(files[1]);
+    run rerun;
+    if (!noise_file.empty()) rerun = load_run(noise_file);
+    const run* noise = noise_file.empty() ? nullptr : &rerun;
+    std::string md;
+    bool failed = false;
+    if (releases) {
+      const release_comparison c = compare_releases(baseline, candidate, threshold, noise, allow_missing);
+      md     = markdown_release_comparison(c);
+      failed = c.failed();
+    } else {
+      const comparison c = compare(baseline.results, candidate.results, threshold, noise ? &rerun.results : nullptr,
+                                   allow_missing);
+      md     = markdown_comparison(c);
+      failed = c.failed();
+    }
     std::fputs(md.c_str(), stdout);
     if (!out_file.empty()) {
       std::ofstream f(out_file);
       f << md;
       if (!f) throw std::runtime_error("cannot write " + out_file);
     }
-    return c.failed() ? 1 : 0;
+    return failed ? 1 : 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "archscan-compare: %s\n", e.what());
     return 2;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -202,8 +203,9 @@ json parse_json(const std::string& text) { return parser(text).document(); }
 std::string result::case_key() const { return algorithm + "/" + type + "/" + std::to_string(n); }
 std::string result::key() const { return case_key() + "/" + impl; }
 
-std::vector<result> parse_results(const std::string& json_text) {
-  const json doc         = parse_json(json_text);
+namespace {
+
+std::vector<result> results_of(const json& doc) {
   const json* benchmarks = doc.find("benchmarks");
   if (!benchmarks || !benchmarks->is_array()) throw std::runtime_error("no \"benchmarks\" array in the results");
   const double context_copy = doc.find("context") ? number_or(*doc.find("context"), "copy_GBps", 0) : 0;
@@ -259,19 +261,53 @@ std::vector<result> parse_results(const std::string& json_text) {
   return out;
 }
 
-std::vector<result> load_results(const std::string& path) {
+std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path);
   std::stringstream ss;
   ss << f.rdbuf();
-  return parse_results(ss.str());
+  return ss.str();
 }
 
-double ratio_to_reference(const result& r, const std::vector<result>& all) {
+//! "cccl 3.0.1" from a `versions` context line ("..., CCCL 3.0.1"), for files written before archscan-bench
+//! recorded `cccl` itself; "" when the line names no CCCL.
+std::string cccl_from_versions(const std::string& versions) {
+  const std::string tag = "CCCL ";
+  const std::size_t at  = versions.find(tag);
+  if (at == std::string::npos) return "";
+  const std::size_t from = at + tag.size();
+  return "cccl " + versions.substr(from, versions.find(',', from) - from);
+}
+
+}  // namespace
+
+run parse_run(const std::string& json_text) {
+  const json doc = parse_json(json_text);
+  run r;
+  r.results = results_of(doc);
+  if (const json* context = doc.find("context")) {
+    r.device = string_or(*context, "device", "");
+    r.cccl   = string_or(*context, "cccl", cccl_from_versions(string_or(*context, "versions", "")));
+  }
+  return r;
+}
+
+std::vector<result> parse_results(const std::string& json_text) { return parse_run(json_text).results; }
+run load_run(const std::string& path) { return parse_run(read_file(path)); }
+std::vector<result> load_results(const std::string& path) { return load_run(path).results; }
+
+namespace {
+//! The result of `impl` for the case of `like` (same algorithm, type, n) in `all`, or nullptr.
+const result* find_impl(const std::vector<result>& all, const result& like, const std::string& impl) {
   for (const result& c : all)
-    if (c.impl == reference_impl && c.algorithm == r.algorithm && c.type == r.type && c.n == r.n)
-      return r.median_us > 0 ? c.median_us / r.median_us : 0;
-  return 0;
+    if (c.impl == impl && c.algorithm == like.algorithm && c.type == like.type && c.n == like.n) return &c;
+  return nullptr;
+}
+}  // namespace
+
+double ratio_to_reference(const result& r, const std::vector<result>& all) {
+  const result* cub = find_impl(all, r, reference_impl);
+  return cub && r.median_us > 0 ? cub->median_us / r.median_us : 0;
 }
 
 std::string markdown_table(const std::vector<result>& results) {
@@ -379,23 +415,139 @@ comparison compare(const std::vector<result>& baseline, const std::vector<result
   return c;
 }
 
+namespace {
+//! How a gate line names its terms: the time ratio it tests, the rerun's noise, the run cases go missing from.
+struct gate_terms {
+  const char* title;
+  const char* change;
+  const char* rerun_noise;
+  const char* candidate;
+};
+
+//! The gate's rule, its counts and PASS or FAIL, on one line.
+std::string gate_line(const comparison& c, const gate_terms& t) {
+  const auto count = [&](verdict v) {
+    return std::count_if(c.rows.begin(), c.rows.end(), [v](const comparison_row& r) { return r.outcome == v; });
+  };
+  std::ostringstream os;
+  os << t.title << ": a case fails when " << t.change << " - 1 > threshold (" << fmt("%.1f%%", 100 * c.threshold)
+     << ") + noise (" << (c.noise_from_rerun ? t.rerun_noise : "larger spread of the two runs") << "). "
+     << count(verdict::regression) << " regression(s), " << count(verdict::missing) << " case(s) missing from "
+     << t.candidate << (c.allow_missing ? " (allowed)" : "") << ": " << (c.failed() ? "FAIL" : "PASS") << "\n";
+  return os.str();
+}
+
+std::string us_or_dash(double us) { return us > 0 ? fmt("%.2f", us) : "-"; }
+}  // namespace
+
 std::string markdown_comparison(const comparison& c) {
   std::ostringstream os;
   os << "| case | baseline (us) | candidate (us) | candidate / baseline | noise | verdict |\n"
      << "|---|---:|---:|---:|---:|---|\n";
-  std::size_t regressions = 0, missing = 0;
-  for (const comparison_row& r : c.rows) {
-    regressions += r.outcome == verdict::regression;
-    missing += r.outcome == verdict::missing;
-    os << "| " << r.key << " | " << (r.baseline_us > 0 ? fmt("%.2f", r.baseline_us) : "-") << " | "
-       << (r.candidate_us > 0 ? fmt("%.2f", r.candidate_us) : "-") << " | "
+  for (const comparison_row& r : c.rows)
+    os << "| " << r.key << " | " << us_or_dash(r.baseline_us) << " | " << us_or_dash(r.candidate_us) << " | "
        << (r.ratio > 0 ? fmt("%.3f", r.ratio) : "-") << " | " << fmt("%.1f%%", 100 * r.noise) << " | "
        << to_string(r.outcome) << " |\n";
+  os << "\n"
+     << gate_line(c, {"Gate", "candidate / baseline", "|rerun / baseline - 1| from --noise", "the candidate"});
+  return os.str();
+}
+
+// ---- across CCCL releases ------------------------------------------------------------------------------
+
+namespace {
+std::vector<result> of_impl(const std::vector<result>& all, const std::string& impl) {
+  std::vector<result> out;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(out), [&](const result& r) { return r.impl == impl; });
+  return out;
+}
+
+//! CUB time / `impl`'s time for the case of `like` within one build; 0 when either is absent.
+double ratio_in(const run& build, const result& like, const std::string& impl) {
+  const result* r = find_impl(build.results, like, impl);
+  return r ? ratio_to_reference(*r, build.results) : 0;
+}
+
+bool is_archscan_policy(const std::string& impl) { return impl.rfind("archscan::", 0) == 0; }
+}  // namespace
+
+release_comparison compare_releases(const run& old_build, const run& new_build, double threshold,
+                                    const run* old_rerun, bool allow_missing) {
+  release_comparison c;
+  c.old_cccl = old_build.cccl;
+  c.new_cccl = new_build.cccl;
+  c.device   = old_build.device;
+
+  const std::vector<result> old_cub = of_impl(old_build.results, reference_impl);
+  const std::vector<result> new_cub = of_impl(new_build.results, reference_impl);
+  if (old_cub.empty()) throw std::runtime_error("the old build's results hold no CUB case");
+  std::vector<result> rerun_cub;
+  if (old_rerun) rerun_cub = of_impl(old_rerun->results, reference_impl);
+  c.gate = compare(old_cub, new_cub, threshold, old_rerun ? &rerun_cub : nullptr, allow_missing);
+
+  if (old_build.cccl.empty() || new_build.cccl.empty())
+    c.warnings.push_back("a file does not name its CCCL (written before archscan-bench recorded it?)");
+  else if (old_build.cccl == new_build.cccl)
+    c.warnings.push_back("both builds name " + old_build.cccl + ": two runs of one release, not two releases");
+  if (!old_build.device.empty() && !new_build.device.empty() && old_build.device != new_build.device)
+    c.warnings.push_back("the runs come from different devices (" + old_build.device + "; " + new_build.device +
+                         "): the gate then compares machines as well as releases");
+  if (old_rerun && old_rerun->cccl != old_build.cccl)
+    c.warnings.push_back("the --noise run names " + (old_rerun->cccl.empty() ? "no CCCL" : old_rerun->cccl) +
+                         ", the old build " + (old_build.cccl.empty() ? "none" : old_build.cccl) +
+                         ": noise should come from a rerun of the old build");
+
+  std::set<std::string> seen;
+  for (const run* build : {&old_build, &new_build})
+    for (const result& r : build->results)
+      if (is_archscan_policy(r.impl) && seen.insert(r.impl).second) c.policies.push_back(r.impl);
+
+  // Each gate row is one CUB case of either build; its result names the case's algorithm, type and n.
+  std::map<std::string, const result*> cub_by_key;
+  for (const auto* cubs : {&old_cub, &new_cub})
+    for (const result& r : *cubs) cub_by_key.emplace(r.key(), &r);
+  for (const comparison_row& row : c.gate.rows) {
+    const result& cub = *cub_by_key.at(row.key);
+    release_case rc{cub.algorithm, cub.type, cub.n, {}, {}};
+    for (const std::string& p : c.policies) {
+      rc.old_ratio.push_back(ratio_in(old_build, cub, p));
+      rc.new_ratio.push_back(ratio_in(new_build, cub, p));
+    }
+    c.cases.push_back(std::move(rc));
   }
-  os << "\nGate: a case fails when candidate / baseline - 1 > threshold (" << fmt("%.1f%%", 100 * c.threshold)
-     << ") + noise (" << (c.noise_from_rerun ? "|rerun / baseline - 1| from --noise" : "larger spread of the two runs")
-     << "). " << regressions << " regression(s), " << missing << " case(s) missing from the candidate"
-     << (c.allow_missing ? " (allowed)" : "") << ": " << (c.failed() ? "FAIL" : "PASS") << "\n";
+  return c;
+}
+
+std::string markdown_release_comparison(const release_comparison& c) {
+  const auto name = [](const std::string& cccl) { return cccl.empty() ? std::string("unknown CCCL") : cccl; };
+  const auto ratio = [](double x) { return x > 0 ? fmt("%.3f", x) : std::string("-"); };
+  std::ostringstream os;
+  os << "## CUB across CCCL releases: " << name(c.old_cccl) << " (old) vs " << name(c.new_cccl) << " (new)\n\n"
+     << "Device: " << (c.device.empty() ? "unknown" : c.device) << ". CUB new/old: CUB's time in the old build / "
+     << "its time in the new build (> 1: the new release is faster); change: new / old time - 1, what the gate "
+     << "tests. Policy columns: CUB time / policy time within the old build → within the new build (> 1: faster "
+     << "than that build's CUB).\n\n";
+  for (const std::string& w : c.warnings) os << "> warning: " << w << "\n\n";
+
+  os << "| algorithm | type | n | CUB old (us) | CUB new (us) | CUB new/old | change | noise | verdict |";
+  for (const std::string& p : c.policies) os << " " << p.substr(std::string("archscan::").size()) << " |";
+  os << "\n|---|---|---:|---:|---:|---:|---:|---:|---|";
+  for (std::size_t i = 0; i < c.policies.size(); ++i) os << "---:|";
+  os << "\n";
+  for (std::size_t i = 0; i < c.cases.size(); ++i) {
+    const release_case& k   = c.cases[i];
+    const comparison_row& g = c.gate.rows[i];
+    const bool both         = g.baseline_us > 0 && g.candidate_us > 0;
+    os << "| " << k.algorithm << " | " << k.type << " | " << size_label(k.n) << " | " << us_or_dash(g.baseline_us)
+       << " | " << us_or_dash(g.candidate_us) << " | " << (both ? fmt("%.3f", g.baseline_us / g.candidate_us) : "-")
+       << " | " << (both ? fmt("%+.1f%%", 100 * (g.ratio - 1)) : "-") << " | " << fmt("%.1f%%", 100 * g.noise)
+       << " | " << to_string(g.outcome) << " |";
+    for (std::size_t j = 0; j < c.policies.size(); ++j) os << " " << ratio(k.old_ratio[j]) << " → " << ratio(k.new_ratio[j]) << " |";
+    os << "\n";
+  }
+  os << "\n"
+     << gate_line(c.gate, {"Gate on CUB", "CUB's time new / old", "|CUB rerun / old - 1| from --noise, a second run of the old build",
+                           "the new build"});
   return os.str();
 }
 

@@ -71,6 +71,17 @@ std::vector<result> parse_results(const std::string& json_text);
 //! parse_results of a file's content; throws std::runtime_error when it cannot be read.
 std::vector<result> load_results(const std::string& path);
 
+//! One archscan-bench results file: its cases and what they were measured with (from the context).
+struct run {
+  std::string cccl;    //!< "cccl 3.5.0": context `cccl`, else the CCCL named in `versions`; "" when neither
+  std::string device;  //!< context `device`; "" when absent
+  std::vector<result> results;
+};
+//! parse_results of the document, with its context.
+run parse_run(const std::string& json_text);
+//! parse_run of a file's content; throws std::runtime_error when it cannot be read.
+run load_run(const std::string& path);
+
 //! CUB's time / this time for the same case in `all` (> 1: faster than CUB); 0 when CUB is absent.
 double ratio_to_reference(const result& r, const std::vector<result>& all);
 
@@ -118,5 +129,43 @@ comparison compare(const std::vector<result>& baseline, const std::vector<result
 
 //! The comparison as a markdown table plus a one-line verdict.
 std::string markdown_comparison(const comparison& c);
+
+// ---- across CCCL releases ------------------------------------------------------------------------------
+// Two builds of archscan-bench that differ only in the CCCL they were compiled with, run on one machine in
+// one session. The gate applies to CUB itself (did the new release slow cub::DeviceScan down?); each
+// archscan policy is shown against the CUB of its own build.
+
+//! One case (algorithm, type, n) of a cross-release comparison.
+struct release_case {
+  std::string algorithm;
+  std::string type;
+  std::uint64_t n = 0;
+  std::vector<double> old_ratio;  //!< per release_comparison::policies: CUB time / policy time in the old build (0: absent)
+  std::vector<double> new_ratio;  //!< the same within the new build
+};
+
+struct release_comparison {
+  std::string old_cccl, new_cccl;     //!< run::cccl of each build
+  std::string device;                 //!< the old run's device
+  std::vector<std::string> warnings;  //!< why the two files may not make a fair comparison
+  comparison gate;                    //!< CUB of the new build against CUB of the old; rows[i] is cases[i]
+  std::vector<std::string> policies;  //!< archscan policies of either build, in the order first seen
+  std::vector<release_case> cases;
+  //! True when CUB regressed in some case, or a case is missing from the new build unless allowed.
+  bool failed() const { return gate.failed(); }
+};
+
+//! Compares CUB across two builds with the gate of compare() (threshold + noise; the noise from
+//! `old_rerun`, a second run of the old build in the same session, when given) and collects each
+//! archscan policy's ratio to CUB within each build. Throws std::runtime_error when the old run has no
+//! CUB results. Warns (release_comparison::warnings) when both runs name the same CCCL, when their
+//! devices differ, or when the rerun names another CCCL than the old build.
+release_comparison compare_releases(const run& old_build, const run& new_build, double threshold,
+                                    const run* old_rerun = nullptr, bool allow_missing = false);
+
+//! The cross-release comparison as markdown: a header naming both releases, one row per case (CUB's times,
+//! new/old speed, change in time, noise, verdict; each policy's ratio to CUB in the old and new build) and
+//! the gate's one-line verdict last.
+std::string markdown_release_comparison(const release_comparison& c);
 
 }  // namespace archscan::perf::report

@@ -1,9 +1,10 @@
-// Pure host tests of perf/report: JSON parsing, ratio and summary tables, markdown, the regression gate.
-// No GPU is needed.
+// Pure host tests of perf/report: JSON parsing, ratio and summary tables, markdown, the regression gate,
+// and the comparison of two CCCL releases (archscan-compare --cccl). No GPU is needed.
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -141,6 +142,94 @@ TEST(PerfGate, FasterAndAddedCasesPassMissingCasesFailUnlessAllowed) {
   EXPECT_NE(std::string::npos, md.find("PASS"));
   EXPECT_NE(std::string::npos, md.find("| candidate / baseline |"));
   EXPECT_NE(std::string::npos, markdown_comparison(compare(base, load_results(fixtures + "/candidate_slow.json"), 0.05)).find("FAIL"));
+}
+
+// ---- across CCCL releases (fixtures cccl_*.json: CUB int32 2^28 9.1% slower in the new build, double 2^16
+// 11% faster, float 2^24 4% slower; the rerun of the old build moved CUB by 0.45%, 1.1% and 1.0%) ----------
+
+TEST(PerfRuns, RecordTheCcclOfTheBuild) {
+  const run old_build = load_run(fixtures + "/cccl_old.json");
+  EXPECT_EQ("cccl 3.0.1", old_build.cccl);
+  EXPECT_EQ("NVIDIA H100 80GB HBM3", old_build.device);
+  EXPECT_EQ(10u, old_build.results.size());
+  // Files written before archscan-bench recorded `cccl`: the CCCL named in `versions`, else nothing.
+  EXPECT_EQ("cccl 3.0.1", parse_run(R"({"context": {"versions": "CUDA driver API 13.0, CUDA runtime 13.0, CCCL 3.0.1"},
+                                        "benchmarks": []})").cccl);
+  EXPECT_EQ("", load_run(fixtures + "/baseline.json").cccl);
+}
+
+TEST(PerfReleases, GateAppliesToCubAndPoliciesAreRatiosWithinEachBuild) {
+  const run old_build = load_run(fixtures + "/cccl_old.json");
+  const run new_build = load_run(fixtures + "/cccl_new.json");
+  const run rerun     = load_run(fixtures + "/cccl_old_rerun.json");
+  const release_comparison c = compare_releases(old_build, new_build, 0.05, &rerun);
+  EXPECT_EQ("cccl 3.0.1", c.old_cccl);
+  EXPECT_EQ("cccl 3.5.0", c.new_cccl);
+  EXPECT_TRUE(c.warnings.empty());
+  // One row per case, CUB's only: cub+sync and thrust are neither gated nor columns.
+  ASSERT_EQ(3u, c.cases.size());
+  ASSERT_EQ(3u, c.gate.rows.size());
+  EXPECT_EQ((std::vector<std::string>{"archscan::kepler_nosync", "archscan::turing_nosync"}), c.policies);
+
+  EXPECT_EQ("exclusive_scan/int32/268435456/cub", c.gate.rows[0].key);
+  EXPECT_EQ(268435456u, c.cases[0].n);
+  EXPECT_NEAR(960.0 / 880.0, c.gate.rows[0].ratio, 1e-12);
+  EXPECT_NEAR(4.0 / 880.0, c.gate.rows[0].noise, 1e-12);  // from the rerun, not the 1% spreads
+  EXPECT_EQ(verdict::regression, c.gate.rows[0].outcome);  // 9.1% > 5% + 0.45%
+  EXPECT_NEAR(880.0 / 890.0, c.cases[0].old_ratio[0], 1e-12);
+  EXPECT_NEAR(960.0 / 900.0, c.cases[0].new_ratio[0], 1e-12);
+  EXPECT_NEAR(880.0 / 820.0, c.cases[0].old_ratio[1], 1e-12);
+  EXPECT_NEAR(960.0 / 830.0, c.cases[0].new_ratio[1], 1e-12);
+
+  EXPECT_EQ("double", c.cases[1].type);
+  EXPECT_EQ(verdict::faster, c.gate.rows[1].outcome);
+  EXPECT_EQ(0.0, c.cases[1].new_ratio[0]);  // kepler_nosync is absent from the new build's double 2^16
+  EXPECT_EQ(verdict::unchanged, c.gate.rows[2].outcome);  // float: 4% < 5%
+  EXPECT_TRUE(c.failed());
+
+  // A threshold of 9%: the int32 case is slower, but within threshold + noise.
+  const release_comparison loose = compare_releases(old_build, new_build, 0.09, &rerun);
+  EXPECT_EQ(verdict::slower, loose.gate.rows[0].outcome);
+  EXPECT_FALSE(loose.failed());
+  // Without a rerun the noise is the larger spread (1%): still a regression at 5%.
+  EXPECT_TRUE(compare_releases(old_build, new_build, 0.05).failed());
+}
+
+TEST(PerfReleases, MarkdownShowsBothReleasesAndTheGate) {
+  const run old_build = load_run(fixtures + "/cccl_old.json");
+  const run new_build = load_run(fixtures + "/cccl_new.json");
+  const run rerun     = load_run(fixtures + "/cccl_old_rerun.json");
+  const std::string md = markdown_release_comparison(compare_releases(old_build, new_build, 0.05, &rerun));
+  EXPECT_NE(std::string::npos, md.find("cccl 3.0.1 (old) vs cccl 3.5.0 (new)"));
+  EXPECT_NE(std::string::npos, md.find("| CUB new/old | change | noise | verdict | kepler_nosync | turing_nosync |"));
+  EXPECT_NE(std::string::npos,
+            md.find("| exclusive_scan | int32 | 2^28 | 880.00 | 960.00 | 0.917 | +9.1% | 0.5% | REGRESSION | 0.989 → 1.067 | "
+                    "1.073 → 1.157 |"));
+  EXPECT_NE(std::string::npos, md.find("| 0.947 → - |"));  // absent from the new build
+  EXPECT_NE(std::string::npos, md.find("1 regression(s), 0 case(s) missing from the new build: FAIL"));
+  EXPECT_EQ(std::string::npos, md.find("warning"));
+}
+
+TEST(PerfReleases, WarnsWhenTheFilesAreNotTwoReleasesOfOneMachine) {
+  const run old_build = load_run(fixtures + "/cccl_old.json");
+  run other_gpu       = load_run(fixtures + "/cccl_new.json");
+  other_gpu.device    = "NVIDIA H200";
+  const release_comparison c = compare_releases(old_build, other_gpu, 0.05, &other_gpu);
+  ASSERT_EQ(2u, c.warnings.size());
+  EXPECT_NE(std::string::npos, c.warnings[0].find("different devices"));
+  EXPECT_NE(std::string::npos, c.warnings[1].find("rerun of the old build"));
+  EXPECT_NE(std::string::npos, markdown_release_comparison(c).find("> warning: the runs come from different devices"));
+
+  const release_comparison same = compare_releases(old_build, old_build, 0.05);
+  ASSERT_EQ(1u, same.warnings.size());
+  EXPECT_NE(std::string::npos, same.warnings[0].find("two runs of one release"));
+  EXPECT_FALSE(same.failed());
+
+  run no_cub = old_build;
+  no_cub.results.erase(std::remove_if(no_cub.results.begin(), no_cub.results.end(),
+                                      [](const result& r) { return r.impl == reference_impl; }),
+                       no_cub.results.end());
+  EXPECT_THROW(compare_releases(no_cub, old_build, 0.05), std::runtime_error);
 }
 
 }  // namespace
