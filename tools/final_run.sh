@@ -1,34 +1,60 @@
 #!/usr/bin/env bash
 # The closing runs on the GPU machine, in parts that each fit one device call (10 minutes):
 #   tools/final_run.sh PART[,PART...] OUT_DIR
-#   suite     sm_90 build, the whole ctest suite and archscan-ab (tools/gpu_suite.sh)   ~7 min
-#   sanitize  the four compute-sanitizer tools over the turing tests (tools/sanitize.sh) ~3 min
-#   bench     archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)     ~3 min
-# sanitize and bench build first where the build is missing (a fresh machine). Everything lands in
-# OUT_DIR, packed into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
+#   build       sm_90 builds against the toolkit's CCCL (build/gpu) and the newest fetched one
+#               (build/gpu-newest, tests only, from .cccl/, carried to the machine), side by side
+#   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)       ~5 min
+#   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
+#   sanitize    the four compute-sanitizer tools over the turing tests (tools/sanitize.sh)    ~3 min
+#   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
+#   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
+# A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
+# into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: suite,sanitize,bench}
+parts=${1:?parts: build,suite,suite-new,sanitize,bench,cccl-ab}
 out=${2:?out dir}
 mkdir -p "$out"
-ensure_build() {
-  { cmake --preset gpu && cmake --build --preset gpu; } > "$out/build.log" 2>&1 || { echo "build failed"; tail -n 30 "$out/build.log"; }
+# The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
+newest=$(ls -d .cccl/*/nvidia/cu13/cccl/lib/cmake/cccl 2>/dev/null | sort -V | tail -n 1)
+[ -z "$newest" ] || newest=$PWD/$newest
+build_old() { ARCHSCAN_STEPS=build tools/gpu_suite.sh "$out/build-old" > "$out/build-old.txt" 2>&1; }
+build_new() {
+  [ -n "$newest" ] || { echo "no CCCL under .cccl/: run tools/fetch_cccl.sh and carry .cccl" > "$out/build-new.txt"; return 1; }
+  ARCHSCAN_BUILD_DIR=build/gpu-newest ARCHSCAN_CCCL_DIR=$newest ARCHSCAN_STEPS=build \
+    ARCHSCAN_CMAKE_ARGS=-DARCHSCAN_BUILD_PERF=OFF \
+    tools/gpu_suite.sh "$out/build-new" > "$out/build-new.txt" 2>&1
 }
 for part in ${parts//,/ }; do
   case $part in
+    build)
+      CMAKE_BUILD_PARALLEL_LEVEL=8 build_old & CMAKE_BUILD_PARALLEL_LEVEL=8 build_new & wait
+      tail -n 3 "$out/build-old.txt" "$out/build-new.txt"
+      ;;
     suite)
-      ARCHSCAN_CTEST_TIMEOUT=240 tools/gpu_suite.sh "$out/suite" > "$out/suite.txt" 2>&1
+      [ -f build/gpu/build.ninja ] || build_old
+      ARCHSCAN_STEPS=test,ab ARCHSCAN_CTEST_TIMEOUT=240 tools/gpu_suite.sh "$out/suite" > "$out/suite.txt" 2>&1
       echo "suite rc=$?" >> "$out/suite.txt"
       ;;
+    suite-new)
+      [ -f build/gpu-newest/build.ninja ] || build_new
+      ARCHSCAN_BUILD_DIR=build/gpu-newest ARCHSCAN_STEPS=test ARCHSCAN_CTEST_TIMEOUT=240 \
+        tools/gpu_suite.sh "$out/suite-new" > "$out/suite-new.txt" 2>&1
+      echo "suite-new rc=$?" >> "$out/suite-new.txt"
+      ;;
     sanitize)
-      ensure_build
+      [ -f build/gpu/build.ninja ] || build_old
       tools/sanitize.sh build/gpu "$out/sanitize" > "$out/sanitize.txt" 2>&1
       echo "sanitize rc=$?" >> "$out/sanitize.txt"
       ;;
     bench)
-      ensure_build
+      [ -f build/gpu/build.ninja ] || build_old
       perf/run_full.sh build/gpu "$out/bench" > "$out/run_full.txt" 2>&1
       echo "run_full rc=$?" >> "$out/run_full.txt"
+      ;;
+    cccl-ab)
+      perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1
+      echo "cccl_ab rc=$?" >> "$out/cccl-ab.txt"
       ;;
     *) echo "unknown part: $part" >&2; exit 2 ;;
   esac
