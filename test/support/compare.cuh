@@ -60,6 +60,21 @@ template <class T>
   return ::testing::AssertionSuccess();
 }
 
+//! One implementation against the host reference alone, for calls no other implementation can make
+//! (managed memory read back with no synchronization, types an oracle cannot take).
+template <class T>
+::testing::AssertionResult matches_reference(const std::string& what, const std::vector<T>& got,
+                                             const std::vector<T>& reference, const std::vector<double>& scale = {}) {
+  if (got.size() != reference.size()) return ::testing::AssertionFailure() << what << ": size mismatch";
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    if (close(got[i], reference[i], scale.empty() ? 1.0 : scale[i])) continue;
+    return ::testing::AssertionFailure() << what << ": first disagreement at index " << i << " of "
+                                         << reference.size() << ": archscan=" << show(got[i])
+                                         << " host reference=" << show(reference[i]);
+  }
+  return ::testing::AssertionSuccess();
+}
+
 //! Running sum of magnitudes, the scale of floating-point errors in a sum scan.
 template <class T>
 std::vector<double> magnitude_prefix(const std::vector<T>& items, double init_magnitude = 0.0) {

@@ -1,0 +1,19 @@
+// 1024-byte user-defined values with every policy (value_size.cuh): exclusive_scan with init and operator.
+// A translation unit of its own: its kernels alone take minutes of ptxas time.
+
+#include "thrust/value_size.cuh"
+
+namespace {
+
+using namespace archscan::test;
+
+template <class C>
+class ValueSize1024ExclusiveTest : public ::testing::Test {};
+TYPED_TEST_SUITE(ValueSize1024ExclusiveTest, policy_cases, case_names);
+
+TYPED_TEST(ValueSize1024ExclusiveTest, ExclusiveScanWithInit) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_value_form<value_form::exclusive_init, blob<1024>, oracles::host_and_par_compiled_apart>(typename TypeParam::policy{});
+}
+
+}  // namespace
