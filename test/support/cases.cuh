@@ -82,6 +82,17 @@ struct per_policy<policy_list<P...>> {
 };
 using policy_cases = typename per_policy<all_policies>::type;
 
+//! One case per blocking policy (those that return with results ready), for tests that rely on it.
+template <class P>
+using blocking_case = std::conditional_t<P::blocking, type_list<policy_case<P>>, type_list<>>;
+template <class List>
+struct per_blocking_policy;
+template <class... P>
+struct per_blocking_policy<policy_list<P...>> {
+  using type = typename to_gtest<typename concat<blocking_case<P>...>::type>::type;
+};
+using blocking_policy_cases = typename per_blocking_policy<all_policies>::type;
+
 inline const char* family_name(archscan::blelloch_family) { return "blelloch"; }
 inline const char* family_name(archscan::kepler_family) { return "kepler"; }
 inline const char* family_name(archscan::turing_family) { return "turing"; }
