@@ -5,6 +5,7 @@
 #               (build/gpu-newest, tests only, from .cccl/, carried to the machine), side by side
 #   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)       ~5 min
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
+#   suites      suite and suite-new at once                                                 ~6 min
 #   sanitize    the four compute-sanitizer tools over the turing tests (tools/sanitize.sh)    ~3 min
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
@@ -25,22 +26,29 @@ build_new() {
     ARCHSCAN_CMAKE_ARGS=-DARCHSCAN_BUILD_PERF=OFF \
     tools/gpu_suite.sh "$out/build-new" > "$out/build-new.txt" 2>&1
 }
+suite_old() {
+  [ -f build/gpu/build.ninja ] || build_old
+  ARCHSCAN_STEPS=test,ab ARCHSCAN_CTEST_TIMEOUT=240 tools/gpu_suite.sh "$out/suite" > "$out/suite.txt" 2>&1
+  echo "suite rc=$?" >> "$out/suite.txt"
+}
+suite_new() {
+  [ -f build/gpu-newest/build.ninja ] || build_new
+  ARCHSCAN_BUILD_DIR=build/gpu-newest ARCHSCAN_STEPS=test ARCHSCAN_CTEST_TIMEOUT=240 \
+    tools/gpu_suite.sh "$out/suite-new" > "$out/suite-new.txt" 2>&1
+  echo "suite-new rc=$?" >> "$out/suite-new.txt"
+}
 for part in ${parts//,/ }; do
   case $part in
     build)
       CMAKE_BUILD_PARALLEL_LEVEL=8 build_old & CMAKE_BUILD_PARALLEL_LEVEL=8 build_new & wait
       tail -n 3 "$out/build-old.txt" "$out/build-new.txt"
       ;;
-    suite)
-      [ -f build/gpu/build.ninja ] || build_old
-      ARCHSCAN_STEPS=test,ab ARCHSCAN_CTEST_TIMEOUT=240 tools/gpu_suite.sh "$out/suite" > "$out/suite.txt" 2>&1
-      echo "suite rc=$?" >> "$out/suite.txt"
-      ;;
-    suite-new)
-      [ -f build/gpu-newest/build.ninja ] || build_new
-      ARCHSCAN_BUILD_DIR=build/gpu-newest ARCHSCAN_STEPS=test ARCHSCAN_CTEST_TIMEOUT=240 \
-        tools/gpu_suite.sh "$out/suite-new" > "$out/suite-new.txt" 2>&1
-      echo "suite-new rc=$?" >> "$out/suite-new.txt"
+    suite) suite_old ;;
+    suite-new) suite_new ;;
+    suites)  # both at once: the GPU has room for both (the largest test takes ~25 GB)
+      suite_old & suite_new & wait
+      tail -n 4 "$out/suite.txt" "$out/suite-new.txt"
+      grep -h -E "tests passed|tests failed|ctest skipped" "$out/suite.txt" "$out/suite-new.txt"
       ;;
     sanitize)
       [ -f build/gpu/build.ninja ] || build_old

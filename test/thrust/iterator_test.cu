@@ -11,6 +11,7 @@
 #include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/scan.h>
+#include <thrust/tuple.h>
 
 #include <archscan/archscan.cuh>
 
