@@ -6,7 +6,7 @@
 //! iterator whose values convert to the accumulator type, an associative operator on accumulators,
 //! an optional seed folded in on the left, and a `finish` functor that maps each scanned accumulator
 //! (inclusive or exclusive, by `kind`) to the value written to `out`.
-//! By-key scans arrive here as ordinary scans over (value, head-flag) pairs with a segmented operator.
+//! By-key scans arrive here as ordinary scans over (value, segment flags) items with a segmented operator.
 
 #include <cstdint>
 #include <type_traits>
