@@ -11,16 +11,24 @@ if [ -z "$version" ]; then
   [ -n "$version" ] || { echo "fetch_cccl: cannot list nvidia-cuda-cccl versions" >&2; exit 1; }
 fi
 dest=.cccl/$version
-cmake_dir=$PWD/$dest/nvidia/cu13/cccl/lib/cmake/cccl
-if [ ! -f "$cmake_dir/cccl-config.cmake" ]; then
+# The CMake package's folder: nvidia/cu13/lib/cmake/cccl up to 13.2, nvidia/cu13/cccl/lib/cmake/cccl later.
+find_package_dir() { find "$dest" -name cccl-config.cmake -path '*/lib/cmake/cccl/*' -printf '%h\n' 2>/dev/null | head -n 1 || true; }
+cmake_dir=$(find_package_dir)
+if [ -z "$cmake_dir" ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   python3 -m pip download -q --no-deps --only-binary=:all: -d "$tmp" "nvidia-cuda-cccl==$version" >&2
   mkdir -p "$dest"
   python3 -m zipfile -e "$tmp"/nvidia_cuda_cccl-*.whl "$dest"
-  # The wheel's CMake package looks for its headers at <prefix>/include (prefix = nvidia/cu13/cccl),
-  # but the wheel puts them at nvidia/cu13/include/cccl: a relative link makes the package work as is.
-  [ -e "$dest/nvidia/cu13/cccl/include" ] || ln -s ../include "$dest/nvidia/cu13/cccl/include"
-  [ -f "$cmake_dir/cccl-config.cmake" ] || { echo "fetch_cccl: no CMake package in the wheel" >&2; exit 1; }
+  cmake_dir=$(find_package_dir)
+  [ -n "$cmake_dir" ] || { echo "fetch_cccl: no CMake package in the wheel" >&2; exit 1; }
+  # The package looks for its headers at <prefix>/include[/cccl], prefix = three folders above it. Newer
+  # wheels put the package under nvidia/cu13/cccl but the headers at nvidia/cu13/include/cccl: a
+  # relative link makes the package work as it is.
+  prefix=$cmake_dir/../../..
+  if [ ! -f "$prefix/include/thrust/version.h" ] && [ ! -f "$prefix/include/cccl/thrust/version.h" ]; then
+    [ -f "$prefix/../include/cccl/thrust/version.h" ] || { echo "fetch_cccl: headers not found" >&2; exit 1; }
+    ln -s ../include "$prefix/include"
+  fi
 fi
-echo "$cmake_dir"
+echo "$PWD/$cmake_dir"
