@@ -67,4 +67,32 @@ TEST(BlellochPlan, SumsAreAlignedAndDisjoint) {
   }
 }
 
+// Large accumulators: the fallback block fits the shared memory every CUDA 13 device grants a block
+// (64 KiB with the opt-in on sm_75, the smallest), so blelloch runs any item of up to 1 KiB anywhere.
+template <int Bytes>
+struct item_of {
+  unsigned char b[Bytes];
+};
+
+template <int Bytes>
+using problem_of = archscan::detail::scan_problem<item_of<Bytes>*, item_of<Bytes>*, item_of<Bytes>,
+                                                  archscan::detail::identity_finish, archscan::detail::identity_finish,
+                                                  archscan::detail::scan_kind::inclusive, false>;
+
+template <int Bytes>
+int fallback_block_smem() {
+  using tuning = archscan::dispatch::blelloch_narrowed<
+      archscan::blelloch_tuning,
+      archscan::dispatch::blelloch_fallback_threads<archscan::blelloch_tuning, problem_of<Bytes>>()>;
+  return archscan::kernel::blelloch_tile<tuning, problem_of<Bytes>>::smem_bytes;
+}
+
+TEST(BlellochPlan, FallbackBlocksFitEveryCuda13Device) {
+  EXPECT_LE(fallback_block_smem<64>(), 48 * 1024);
+  EXPECT_LE(fallback_block_smem<256>(), 48 * 1024);
+  EXPECT_LE(fallback_block_smem<1024>(), 64 * 1024);
+  EXPECT_EQ((archscan::dispatch::blelloch_fallback_threads<archscan::blelloch_tuning, problem_of<4>>()),
+            archscan::blelloch_tuning::block_threads);  // small items keep the tuning's block
+}
+
 }  // namespace

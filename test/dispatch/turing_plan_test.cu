@@ -147,4 +147,31 @@ TEST(TuringPlan, CarveoutFitsTheResidentBlocks) {
   EXPECT_EQ(turing_fit_carveout(0, 1024, 0, 64 * 1024), 1);
 }
 
+// Large accumulators: every tile of the shipped tuning fits the shared memory every CUDA 13 device
+// grants a block (64 KiB with the opt-in on sm_75, the smallest), full tiles and a wave's small ones.
+template <int Bytes>
+struct item_of {
+  unsigned char b[Bytes];
+};
+
+template <int Bytes>
+using problem_of = archscan::detail::scan_problem<item_of<Bytes>*, item_of<Bytes>*, item_of<Bytes>,
+                                                  archscan::detail::identity_finish, archscan::detail::identity_finish,
+                                                  archscan::detail::scan_kind::inclusive, false>;
+
+template <int Bytes>
+void expect_tiles_fit_sm75() {
+  using dispatch = archscan::dispatch::family_dispatch<archscan::turing_family>;
+  EXPECT_LE((dispatch::tile_of<archscan::turing_tuning, problem_of<Bytes>>::smem_bytes), 64 * 1024) << Bytes;
+  EXPECT_LE((dispatch::small_tile_of<archscan::turing_tuning, problem_of<Bytes>>::smem_bytes), 64 * 1024) << Bytes;
+}
+
+TEST(TuringPlan, TilesOfLargeAccumulatorsFitEveryCuda13Device) {
+  expect_tiles_fit_sm75<4>();
+  expect_tiles_fit_sm75<64>();
+  expect_tiles_fit_sm75<160>();
+  expect_tiles_fit_sm75<256>();
+  expect_tiles_fit_sm75<1024>();
+}
+
 }  // namespace
