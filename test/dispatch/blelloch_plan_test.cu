@@ -6,6 +6,8 @@
 
 #include <archscan/dispatch/blelloch.cuh>
 
+#include "support/sized_problem.cuh"
+
 namespace {
 
 using archscan::dispatch::make_blelloch_plan;
@@ -69,15 +71,7 @@ TEST(BlellochPlan, SumsAreAlignedAndDisjoint) {
 
 // Large accumulators: the fallback block fits the shared memory every CUDA 13 device grants a block
 // (64 KiB with the opt-in on sm_75, the smallest), so blelloch runs any item of up to 1 KiB anywhere.
-template <int Bytes>
-struct item_of {
-  unsigned char b[Bytes];
-};
-
-template <int Bytes>
-using problem_of = archscan::detail::scan_problem<item_of<Bytes>*, item_of<Bytes>*, item_of<Bytes>,
-                                                  archscan::detail::identity_finish, archscan::detail::identity_finish,
-                                                  archscan::detail::scan_kind::inclusive, false>;
+using archscan::test::problem_of;
 
 template <int Bytes>
 int fallback_block_smem() {

@@ -6,6 +6,8 @@
 
 #include <archscan/dispatch/turing.cuh>
 
+#include "support/sized_problem.cuh"
+
 namespace {
 
 using archscan::dispatch::make_turing_plan;
@@ -149,15 +151,7 @@ TEST(TuringPlan, CarveoutFitsTheResidentBlocks) {
 
 // Large accumulators: every tile of the shipped tuning fits the shared memory every CUDA 13 device
 // grants a block (64 KiB with the opt-in on sm_75, the smallest), full tiles and a wave's small ones.
-template <int Bytes>
-struct item_of {
-  unsigned char b[Bytes];
-};
-
-template <int Bytes>
-using problem_of = archscan::detail::scan_problem<item_of<Bytes>*, item_of<Bytes>*, item_of<Bytes>,
-                                                  archscan::detail::identity_finish, archscan::detail::identity_finish,
-                                                  archscan::detail::scan_kind::inclusive, false>;
+using archscan::test::problem_of;
 
 template <int Bytes>
 void expect_tiles_fit_sm75() {
