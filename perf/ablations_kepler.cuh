@@ -37,18 +37,19 @@ struct kepler_plain_loads : kepler_tuning {
 //! 1.4.1 / 1.4.4.1: one item per thread (no ILP from registers); tiles of 256 items.
 struct kepler_one_item : kepler_tuning {
   static constexpr const char* ablation = "one item per thread, no ILP (1.4.1, 1.4.4.1)";
-  struct row_4_bytes : kepler_tuning::row_4_bytes {
+  struct row_4 : kepler_tuning::row_4 {
     static constexpr int items_per_thread       = 1;
     static constexpr int small_items_per_thread = 1;
   };
-  struct row_8_bytes : kepler_tuning::row_8_bytes {
+  struct row_8 : kepler_tuning::row_8 {
     static constexpr int items_per_thread       = 1;
     static constexpr int small_items_per_thread = 1;
   };
-  struct row_wide : kepler_tuning::row_wide {
+  struct row_16 : kepler_tuning::row_16 {
     static constexpr int items_per_thread       = 1;
     static constexpr int small_items_per_thread = 1;
   };
+  using row_large = row_16;
 };
 
 //! 1.4.1: full tiles at every size, even when they leave SMs idle.
@@ -57,13 +58,27 @@ struct kepler_no_grid_fill : kepler_tuning {
   static constexpr bool fill_grid = false;
 };
 
+//! Every row of kepler_tuning with a `__launch_bounds__` minimum of `MinBlocks` blocks per SM.
+template <int MinBlocks>
+struct kepler_min_blocks : kepler_tuning {
+  struct row_4 : kepler_tuning::row_4 {
+    static constexpr int min_blocks_per_sm = MinBlocks;
+  };
+  struct row_8 : kepler_tuning::row_8 {
+    static constexpr int min_blocks_per_sm = MinBlocks;
+  };
+  struct row_16 : kepler_tuning::row_16 {
+    static constexpr int min_blocks_per_sm = MinBlocks;
+  };
+  using row_large = row_16;
+};
+
 //! 1.4.4.1: "experiment with the balance of spilling vs. occupancy". The baseline is capped at 64
 //! registers (4 blocks of 256 threads), near Fermi's 63, so the 255-register limit is not what it
 //! relies on; this ablation forces full occupancy instead (256 threads x 8 blocks: at most 32
 //! registers, spilling).
-struct kepler_register_cap : kepler_tuning {
+struct kepler_register_cap : kepler_min_blocks<8> {
   static constexpr const char* ablation = "registers capped at 32 for full occupancy, spilling (1.4.4.1)";
-  static constexpr int min_blocks_per_sm = 8;
 };
 
 //! 1.4.4.4: tile status as a released flag plus separate values instead of one atomic 64-bit word.
@@ -74,9 +89,8 @@ struct kepler_flag_and_values : kepler_tuning {
 
 //! 1.4.4.1: the register budget left to the compiler up to 128 (2 blocks of 256), the first tuning's
 //! choice: fewer items resident per SM.
-struct kepler_register_budget_128 : kepler_tuning {
+struct kepler_register_budget_128 : kepler_min_blocks<2> {
   static constexpr const char* ablation = "registers up to 128, 2 blocks per SM resident (1.4.4.1)";
-  static constexpr int min_blocks_per_sm = 2;
 };
 
 //! Look-back: the serial walk starts right after the aggregate is published (no delay).

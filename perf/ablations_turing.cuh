@@ -7,6 +7,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include <archscan/hooks.cuh>
 #include <archscan/tuning.cuh>
 
 namespace archscan::perf {
@@ -14,13 +15,15 @@ namespace archscan::perf {
 //! 4.1.1: one item per thread (no instruction-level parallelism from registers); 256-item tiles.
 struct turing_one_item : turing_tuning {
   static constexpr const char* ablation = "one item per thread, no ILP (4.1.1)";
-  struct row_1 {
-    static constexpr int block_threads     = 256;
-    static constexpr int items_per_thread  = 1;
-    static constexpr int min_blocks_per_sm = 1;
+  struct row_4 {
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 1;
+    static constexpr int small_items_per_thread = 1;
+    static constexpr int min_blocks_per_sm      = 1;
   };
-  template <std::size_t>
-  using row = row_1;
+  using row_8     = row_4;
+  using row_16    = row_4;
+  using row_large = row_4;
 };
 
 //! 4.1.1: the look-back inspects one predecessor per step (a dependent chain of loads).
@@ -31,9 +34,12 @@ struct turing_serial_lookback : turing_tuning {
 
 //! 4.1.3: a grid of the blocks that fit at once (occupancy read at run time), each looping over tiles,
 //! instead of one block per tile placed by the hardware scheduler (the baseline since the H100 runs).
-struct turing_resident_blocks : turing_tuning {
+//! Not a tuning field: the schedule is a hook (hooks.cuh), so shipped tiles compile no loop.
+struct all_resident_blocks {
+  static constexpr int resident_blocks_per_sm = 32;  // capped at what fits
+};
+struct turing_resident_blocks : with_hooks<turing_tuning, all_resident_blocks> {
   static constexpr const char* ablation = "resident blocks loop over tiles, grid from run-time occupancy (4.1.3)";
-  static constexpr tile_schedule schedule = tile_schedule::resident;
 };
 
 //! 4.1.3: the first tuning's rows: 256 x 20 (4-byte) and 128 x 12 (8-byte) with registers up to 128
@@ -41,17 +47,17 @@ struct turing_resident_blocks : turing_tuning {
 struct turing_first_rows : turing_tuning {
   static constexpr const char* ablation = "first tile rows: 256x20 / 128x12, fewer items resident per SM (4.1.3)";
   struct row_4 {
-    static constexpr int block_threads     = 256;
-    static constexpr int items_per_thread  = 20;
-    static constexpr int min_blocks_per_sm = 2;
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 20;
+    static constexpr int small_items_per_thread = 20;
+    static constexpr int min_blocks_per_sm      = 2;
   };
   struct row_8 {
-    static constexpr int block_threads     = 128;
-    static constexpr int items_per_thread  = 12;
-    static constexpr int min_blocks_per_sm = 4;
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 12;
+    static constexpr int small_items_per_thread = 12;
+    static constexpr int min_blocks_per_sm      = 4;
   };
-  template <std::size_t B>
-  using row = std::conditional_t<(B <= 4), row_4, std::conditional_t<(B <= 8), row_8, turing_tuning::row<B>>>;
 };
 
 //! Look-back: the first poll right after the aggregate is published (no delay).

@@ -20,23 +20,22 @@ namespace {
 using namespace archscan::perf;
 
 //! A turing tuning with the 4- and 8-byte rows (threads, items, __launch_bounds__ minimum blocks)
-//! and the schedule replaced.
-template <int T4, int I4, int M4, int T8, int I8, int M8, archscan::tile_schedule S, unsigned Backoff = 32,
-          unsigned Delay = 0>
+//! and the look-back's waiting replaced. (The other schedule, resident blocks looping over tiles, is
+//! an ablation: perf/ablations_turing.cuh.)
+template <int T4, int I4, int M4, int T8, int I8, int M8, unsigned Backoff = 32, unsigned Delay = 0>
 struct turing_shape : archscan::turing_tuning {
   struct row_4 {
-    static constexpr int block_threads     = T4;
-    static constexpr int items_per_thread  = I4;
-    static constexpr int min_blocks_per_sm = M4;
+    static constexpr int block_threads          = T4;
+    static constexpr int items_per_thread       = I4;
+    static constexpr int small_items_per_thread = I4;
+    static constexpr int min_blocks_per_sm      = M4;
   };
   struct row_8 {
-    static constexpr int block_threads     = T8;
-    static constexpr int items_per_thread  = I8;
-    static constexpr int min_blocks_per_sm = M8;
+    static constexpr int block_threads          = T8;
+    static constexpr int items_per_thread       = I8;
+    static constexpr int small_items_per_thread = I8;
+    static constexpr int min_blocks_per_sm      = M8;
   };
-  template <std::size_t B>
-  using row = std::conditional_t<(B <= 4), row_4, std::conditional_t<(B <= 8), row_8, turing_tuning::row<B>>>;
-  static constexpr archscan::tile_schedule schedule = S;
   static constexpr unsigned backoff_min_ns          = Backoff;
   static constexpr unsigned lookback_delay_ns       = Delay;
   static std::string describe() {
@@ -44,7 +43,6 @@ struct turing_shape : archscan::turing_tuning {
       return std::to_string(t) + "x" + std::to_string(i) + " (min " + std::to_string(m) + ")";
     };
     return "turing " + shape(T4, I4, M4) + " / " + shape(T8, I8, M8) +
-           (S == archscan::tile_schedule::resident ? " resident" : " grid=tiles") +
            (Backoff ? " backoff " + std::to_string(Backoff) + "ns" : " spin") +
            (Delay ? " delay " + std::to_string(Delay) + "ns" : "");
   }
@@ -61,17 +59,18 @@ struct kepler_as_is : archscan::kepler_tuning {
 //! A kepler tuning with the 4- and 8-byte rows and the register cap replaced.
 template <int T4, int I4, int T8, int I8, int MinBlocks, unsigned Delay = 0>
 struct kepler_shape : archscan::kepler_tuning {
-  struct row_4_bytes {
+  struct row_4 {
     static constexpr int block_threads          = T4;
     static constexpr int items_per_thread       = I4;
     static constexpr int small_items_per_thread = 4;
+    static constexpr int min_blocks_per_sm      = MinBlocks;
   };
-  struct row_8_bytes {
+  struct row_8 {
     static constexpr int block_threads          = T8;
     static constexpr int items_per_thread       = I8;
     static constexpr int small_items_per_thread = 3;
+    static constexpr int min_blocks_per_sm      = MinBlocks;
   };
-  static constexpr int min_blocks_per_sm = MinBlocks;
   static constexpr unsigned lookback_delay_ns = Delay;
   static std::string describe() {
     return "kepler " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
@@ -80,12 +79,11 @@ struct kepler_shape : archscan::kepler_tuning {
   }
 };
 
-using archscan::tile_schedule;
 using variants = std::tuple<
-    turing_shape<256, 20, 2, 128, 12, 4, tile_schedule::one_per_block>,  // the tuning of run F
-    turing_shape<128, 40, 8, 256, 16, 4, tile_schedule::one_per_block, 200, 1500>,
-    turing_shape<128, 40, 8, 256, 16, 4, tile_schedule::one_per_block, 200, 2000>,
-    turing_shape<128, 40, 8, 256, 16, 4, tile_schedule::one_per_block, 400, 1500>,
+    turing_shape<256, 20, 2, 128, 12, 4>,  // the tuning of run F
+    turing_shape<128, 40, 8, 256, 16, 4, 200, 1500>,
+    turing_shape<128, 40, 8, 256, 16, 4, 200, 2000>,
+    turing_shape<128, 40, 8, 256, 16, 4, 400, 1500>,
     kepler_shape<256, 24, 256, 12, 2>,  // the tuning of run F
     kepler_shape<256, 24, 256, 12, 4>,
     kepler_shape<256, 32, 256, 16, 4>,
@@ -146,10 +144,10 @@ struct fixed_allocator : thrust::device_allocator<char> {
 //! give fewer than `BlocksPerSm` blocks per SM; `Fill` false keeps full tiles.
 template <bool Fill, int BlocksPerSm, int Small4, int Small8>
 struct kepler_fill : archscan::kepler_tuning {
-  struct row_4_bytes : archscan::kepler_tuning::row_4_bytes {
+  struct row_4 : archscan::kepler_tuning::row_4 {
     static constexpr int small_items_per_thread = Small4;
   };
-  struct row_8_bytes : archscan::kepler_tuning::row_8_bytes {
+  struct row_8 : archscan::kepler_tuning::row_8 {
     static constexpr int small_items_per_thread = Small8;
   };
   static constexpr bool fill_grid         = Fill;

@@ -1,13 +1,22 @@
 #pragma once
 //! \file Tunings: plain data that selects a kernel family and its parameters.
 //!
-//! A tuning is a struct with a `family` tag and named `static constexpr` fields. Each archscan policy
-//! carries one; `archscan::policy<my_tuning>` runs a user's own. Every row states the GPU, the type
-//! and the throughput measured with it (perf/NOTES.md has the runs).
+//! Every tuning has one shape:
+//!  - `using family = <tag>`: the dispatch that runs it (dispatch/<family>_dispatch.cuh);
+//!  - four rows, the tile shape by accumulator size: `row_4` (at most 4 bytes), `row_8` (at most 8),
+//!    `row_16` (at most 16) and `row_large`, each with the fields of `example_row` below. `row_for`
+//!    chooses the row once, in the dispatch, and the kernels and tiles receive it resolved;
+//!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
+//! Each shipped row states in one line the GPU, the type and the throughput measured with it
+//! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
+//! shipped one and redefine what differs (a redefined row is found by `row_for`).
+
+#include <cstddef>
+#include <type_traits>
 
 namespace archscan {
 
-//! Family tags: which dispatch (dispatch/<family>.cuh) runs a tuning.
+//! Family tags: which dispatch runs a tuning.
 struct blelloch_family {};
 struct kepler_family {};
 struct turing_family {};
@@ -15,14 +24,43 @@ struct turing_family {};
 //! How a tile's items are read from global memory.
 enum class load_kind {
   direct,     //!< ordinary loads through the iterator
-  read_only,  //!< `__ldg`, the read-only data path (contiguous inputs only; others load directly)
+  read_only,  //!< `__ldg`, the read-only data path, for raw pointers to arithmetic types (others load directly)
 };
 
-//! The paper's scan: B = 2 * block_threads elements per block, two per thread.
+//! How a tile publishes its state (aggregate or inclusive prefix) to the tiles after it.
+enum class tile_status_kind {
+  packed_word,      //!< status and value in one word, one access (accumulators <= 8 bytes; others use flags)
+  flag_and_values,  //!< a 32-bit status released after the value is written (any accumulator)
+};
+
+//! The fields of a row (documentation; tunings define their own structs of this shape).
+struct example_row {
+  static constexpr int block_threads          = 256;  //!< a multiple of 32, at most 1024
+  static constexpr int items_per_thread       = 8;    //!< items a thread holds in registers
+  static constexpr int small_items_per_thread = 8;    //!< the same for small problems (families that shrink tiles)
+  static constexpr int min_blocks_per_sm      = 1;    //!< `__launch_bounds__` minimum: caps registers per thread
+};
+
+//! The row of `Tuning` for accumulators of `AccumBytes` bytes.
+template <class Tuning, std::size_t AccumBytes>
+using row_for = std::conditional_t<
+    (AccumBytes <= 4), typename Tuning::row_4,
+    std::conditional_t<(AccumBytes <= 8), typename Tuning::row_8,
+                       std::conditional_t<(AccumBytes <= 16), typename Tuning::row_16, typename Tuning::row_large>>>;
+
+//! The paper's scan: B = 2 * block_threads elements per block, two per thread, at every size.
 struct blelloch_tuning {
   using family = blelloch_family;
-  static constexpr int block_threads = 512;     //!< H100, int32: see perf/NOTES.md
-  static constexpr bool conflict_free = true;   //!< the paper's padding of shared-memory indices
+  struct row_4 {  // H100, int32 exclusive sum, 2^30: 928 GB/s (0.38x CUB)
+    static constexpr int block_threads          = 512;
+    static constexpr int items_per_thread       = 2;  //!< the paper's: fixed
+    static constexpr int small_items_per_thread = 2;
+    static constexpr int min_blocks_per_sm      = 1;
+  };
+  using row_8     = row_4;  // H100, double exclusive sum, 2^30: 1280 GB/s (0.47x CUB)
+  using row_16    = row_4;  // not measured separately; blocks that do not fit shrink (dispatch)
+  using row_large = row_4;
+  static constexpr bool conflict_free = true;  //!< the paper's padding of shared-memory indices
 };
 
 }  // namespace archscan

@@ -1,6 +1,8 @@
 // Decoupled look-back under starvation: chosen tiles sleep ~100 us before publishing anything, so
 // their successors must wait (bounded, backing off) and still combine every predecessor in order.
-// Runs through the public Thrust API with tunings derived from turing_tuning.
+// Both walks over the tile states: the turing family's 32-wide window (and one predecessor at a time,
+// with resident blocks looping over tiles) and the kepler family's serial walk. Runs through the
+// public Thrust API with test hooks (hooks.cuh) attached to the tunings.
 
 #include <cstdint>
 #include <cstdlib>
@@ -19,19 +21,27 @@ namespace {
 
 using archscan::test::device_buffer;
 
-//! Every 7th tile sleeps 100 us before publishing its aggregate. Always the look-back: small problems
-//! would otherwise run as one wave (tile/wave.cuh, tested in wave_test.cu).
-struct starving_tuning : archscan::turing_tuning {
-  static constexpr int starve_every    = 7;
-  static constexpr unsigned starve_ns  = 100000;
-  static constexpr int wave_max_tiles  = 0;
+//! Every 7th tile sleeps 100 us before publishing its aggregate (a test hook, hooks.cuh).
+struct starve_hooks {
+  static constexpr int starve_every   = 7;
+  static constexpr unsigned starve_ns = 100000;
 };
-//! The same, one predecessor per look-back step and resident blocks looping over tiles (the other
-//! code paths: the default takes one tile per block and a 32-wide window).
-struct starving_narrow_tuning : starving_tuning {
-  static constexpr int lookback_window               = 1;
-  static constexpr archscan::tile_schedule schedule  = archscan::tile_schedule::resident;
+//! The same with a grid of resident blocks looping over tiles (the other schedule of the tile).
+struct starve_resident_hooks : starve_hooks {
+  static constexpr int resident_blocks_per_sm = 4;
 };
+//! Always the look-back: small problems would otherwise run as one wave (tile/wave.cuh, wave_test.cu).
+struct lookback_only_tuning : archscan::turing_tuning {
+  static constexpr int wave_max_tiles = 0;
+};
+//! One predecessor per look-back step (the default reads a 32-wide window).
+struct narrow_window_tuning : lookback_only_tuning {
+  static constexpr int lookback_window = 1;
+};
+using starving_tuning        = archscan::with_hooks<lookback_only_tuning, starve_hooks>;
+using starving_narrow_tuning = archscan::with_hooks<narrow_window_tuning, starve_resident_hooks>;
+//! The kepler family's serial look-back over the same tile states.
+using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, starve_hooks>;
 
 //! x -> a * x + b (mod 2^32), plus a count: 12 bytes; composition is associative, not commutative.
 struct affine {
@@ -117,6 +127,12 @@ TEST(TuringLookbackStarvation, OnePredecessorAtATimeResidentBlocks) {
   ARCHSCAN_REQUIRE_GPU();
   check_int32<starving_narrow_tuning>();
   check_affine<starving_narrow_tuning>();
+}
+
+TEST(SerialLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_int32<starving_serial_tuning>();
+  check_affine<starving_serial_tuning>();
 }
 
 }  // namespace

@@ -32,14 +32,15 @@ struct lookback_tuning : archscan::turing_tuning {
   static constexpr int wave_max_tiles = 0;
 };
 //! Every 7th tile sleeps 100 us before storing its aggregate: the others wait at the grid barrier.
-struct starving_wave_tuning : wave_tuning {
+struct starve_hooks {
   static constexpr int starve_every   = 7;
   static constexpr unsigned starve_ns = 100000;
 };
+using starving_wave_tuning = archscan::with_hooks<wave_tuning, starve_hooks>;
 
 template <class Tuning, class T>
 constexpr std::int64_t tile_items() {
-  using row = typename Tuning::template row<sizeof(T)>;
+  using row = archscan::row_for<Tuning, sizeof(T)>;
   return static_cast<std::int64_t>(row::block_threads) * row::items_per_thread;
 }
 

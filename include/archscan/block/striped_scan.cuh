@@ -13,16 +13,10 @@
 
 #include <type_traits>
 
+#include <archscan/detail/maybe.cuh>
 #include <archscan/warp/exchange.cuh>
 
 namespace archscan::block {
-
-//! A prefix that may be absent (an inclusive scan without seed has nothing before item 0).
-template <class T>
-struct maybe_prefix {
-  T value;
-  bool valid;
-};
 
 template <class T, int Threads, int Items, bool Shuffle, int WordBytes>
 struct striped_scan {
@@ -87,7 +81,7 @@ struct striped_scan {
   //! which returns the exclusive prefix of the whole tile (read only when `tile_has_prefix`).
   //! Returns to every thread what precedes its warp's range. Two `__syncthreads`; all threads call.
   template <class Op, class TilePrefix>
-  __device__ static maybe_prefix<T> combine_warps(const T& warp_total, Op op, bool tile_has_prefix, storage& s,
+  __device__ static detail::maybe<T> combine_warps(const T& warp_total, Op op, bool tile_has_prefix, storage& s,
                                                   TilePrefix tile_prefix) {
     const int lane = warp::lane_id();
     const int w    = warp_id();

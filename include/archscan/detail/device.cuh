@@ -7,9 +7,18 @@
 #include <vector>
 
 #include <archscan/detail/error.cuh>
-#include <archscan/detail/problem.cuh>
 
 namespace archscan::detail {
+
+//! Device facts a dispatch reads once per call (cheap attribute queries, no synchronization).
+struct device_facts {
+  int device          = 0;
+  int sm_count        = 1;
+  int cc_major        = 7;
+  int max_smem_optin  = 48 * 1024;  //!< dynamic shared memory a block may opt into
+  int smem_per_sm     = 64 * 1024;
+  bool cooperative_launch = false;  //!< the device can run a grid whose blocks are all resident at once
+};
 
 inline device_facts read_device_facts(int device) {
   device_facts f;
@@ -19,11 +28,8 @@ inline device_facts read_device_facts(int device) {
   };
   attr(f.sm_count, cudaDevAttrMultiProcessorCount);
   attr(f.cc_major, cudaDevAttrComputeCapabilityMajor);
-  attr(f.cc_minor, cudaDevAttrComputeCapabilityMinor);
   attr(f.max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin);
   attr(f.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
-  attr(f.max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
-  attr(f.regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor);
   int cooperative = 0;
   attr(cooperative, cudaDevAttrCooperativeLaunch);
   f.cooperative_launch = cooperative != 0;
@@ -31,7 +37,7 @@ inline device_facts read_device_facts(int device) {
 }
 
 //! The current device's facts, read once per device and process (they cannot change while it runs):
-//! a scan call then costs one cudaGetDevice here, not seven attribute queries.
+//! a scan call then costs one cudaGetDevice here, not six attribute queries.
 inline device_facts current_device_facts() {
   int device = 0;
   throw_on_error(cudaGetDevice(&device), "archscan: cudaGetDevice");

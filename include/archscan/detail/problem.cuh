@@ -11,8 +11,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <cuda_runtime_api.h>
-
 namespace archscan::detail {
 
 enum class scan_kind { inclusive, exclusive };
@@ -33,7 +31,6 @@ struct scan_problem {
   using accum_type      = Accum;
   using op_type         = Op;
   using finish_type     = Finish;
-  static constexpr scan_kind kind     = Kind;
   static constexpr bool has_seed      = HasSeed;
   static constexpr bool exclusive     = Kind == scan_kind::exclusive;
 
@@ -47,19 +44,6 @@ struct scan_problem {
   __device__ __forceinline__ Accum load(std::int64_t i) const { return static_cast<Accum>(in[i]); }
   //! `scanned` is the inclusive or exclusive prefix of item i (by `kind`).
   __device__ __forceinline__ void store(std::int64_t i, const Accum& scanned) const { out[i] = finish(scanned); }
-};
-
-//! Device facts a dispatch reads once per call (cheap attribute queries, no synchronization).
-struct device_facts {
-  int device          = 0;
-  int sm_count        = 1;
-  int cc_major        = 7;
-  int cc_minor        = 5;
-  int max_smem_optin  = 48 * 1024;  //!< dynamic shared memory a block may opt into
-  int smem_per_sm     = 64 * 1024;
-  int max_threads_sm  = 1024;
-  int regs_per_sm     = 65536;
-  bool cooperative_launch = false;  //!< the device can run a grid whose blocks are all resident at once
 };
 
 }  // namespace archscan::detail

@@ -1,18 +1,22 @@
 #pragma once
-//! \file The contract between dispatch/scan.cuh and a kernel family.
+//! \file The contract between dispatch/dispatch_scan.cuh and a kernel family, and what families share.
 //!
-//! A family `F` (a tag in tuning.cuh) specializes `family_dispatch<F>` with
+//! A family `F` (a tag in tuning.cuh) specializes `family_dispatch<F>` with two steps:
 //!
-//!   template <class Tuning, class Problem>
-//!   static std::size_t temp_bytes(const Problem&, const detail::device_facts&);   // pure host arithmetic
+//!   template <class Tuning, class Hooks, class Problem>
+//!   static plan_type plan(const Problem&, const detail::device_facts&);
 //!
-//!   template <class Tuning, class Problem>
-//!   static void launch(const Problem&, void* d_temp, std::size_t temp_bytes,
-//!                      const detail::device_facts&, cudaStream_t);               // enqueue only
+//!   template <class Tuning, class Hooks, class Problem>
+//!   static void launch(const Problem&, const plan_type&, void* d_temp, cudaStream_t);
 //!
-//! `launch` enqueues its kernels on the stream, checks every launch (detail::throw_on_launch_error)
-//! and never synchronizes. `Problem` is a detail::scan_problem with n > 0. `d_temp` holds
-//! `temp_bytes` bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes).
+//! `plan` makes every decision of the call once: tile shape, path, grid, and the temporary storage
+//! (`plan_type::temp_bytes`) that every path it may take needs. It may configure the kernels it plans
+//! to launch (shared-memory attributes, occupancy queries: host calls, cached per device and kernel)
+//! and throws `thrust::system_error` for a problem it cannot run. `launch` enqueues the planned
+//! kernels on the stream, checks every launch (detail::throw_on_launch_error), never plans again and
+//! never synchronizes. `Problem` is a detail::scan_problem with n > 0; `d_temp` holds `temp_bytes`
+//! bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes). `Hooks` are test
+//! and ablation hooks (hooks.cuh), `no_hooks` for every shipped policy.
 
 #include <cstddef>
 #include <cstdint>
@@ -29,7 +33,7 @@ struct family_dispatch;
 
 //! The look-back delay of a launch: `delay_ns` when more tiles than one wave of resident blocks
 //! (`resident_blocks` on the whole device) queue behind each other, else 0: within one wave the
-//! delay only adds latency (measured, perf/NOTES.md). Shared by the kepler and turing dispatches.
+//! delay only adds latency (measured, perf/NOTES.md).
 constexpr unsigned lookback_delay(std::int64_t tiles, std::int64_t resident_blocks, unsigned delay_ns) {
   return tiles > resident_blocks ? delay_ns : 0u;
 }
@@ -48,6 +52,11 @@ void opt_in_dynamic_smem(Kernel k, int smem, const detail::device_facts& facts, 
   }
   detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                          (who + ": cudaFuncSetAttribute (max dynamic shared memory)").c_str());
+}
+
+//! Throws when a grid of `blocks` blocks cannot be launched (gridDim.x is at most 2^31 - 1).
+inline void check_grid(std::int64_t blocks, const char* what) {
+  if (blocks > 0x7fffffff) detail::throw_on_error(cudaErrorInvalidValue, what);
 }
 
 }  // namespace archscan::dispatch

@@ -12,7 +12,7 @@
 
 #include <cuda/std/functional>
 
-#include <archscan/thrust/run.cuh>
+#include <archscan/thrust/run_scan.cuh>
 
 namespace archscan {
 

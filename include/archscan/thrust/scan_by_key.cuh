@@ -11,7 +11,7 @@
 #include <cuda/std/functional>
 
 #include <archscan/detail/keyed.cuh>
-#include <archscan/thrust/run.cuh>
+#include <archscan/thrust/run_scan.cuh>
 
 namespace archscan {
 namespace detail {

@@ -8,7 +8,7 @@
 
 #include <thrust/iterator/transform_iterator.h>
 
-#include <archscan/thrust/run.cuh>
+#include <archscan/thrust/run_scan.cuh>
 
 namespace archscan {
 namespace detail {

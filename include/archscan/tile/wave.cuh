@@ -5,13 +5,13 @@
 //! Each tile stores its aggregate, the whole grid meets at one barrier
 //! (`cooperative_groups::this_grid().sync()`: a release/acquire arrive-and-wait at device scope, so
 //! every aggregate stored before it is visible to every load after it), and each tile folds the
-//! aggregates of the tiles before it, in order. Unlike the look-back (lookback.cuh) nothing needs
+//! aggregates of the tiles before it, in order. Unlike the look-back (tile/lookback.cuh) nothing needs
 //! resetting before the kernel: a slot is written before any tile reads it, and only after the
 //! barrier does anyone read. So the scan is one launch instead of two (reset, then scan): on an H100
 //! 1.1-1.3x faster than CUB's two launches at 2^13..2^21 items (perf/NOTES.md, runs K-M).
 //!
 //! The barrier requires every block of the grid to be resident at once, which only a cooperative
-//! launch guarantees (dispatch/turing.cuh); a grid that does not fit takes the look-back instead.
+//! launch guarantees (dispatch/turing_dispatch.cuh); a grid that does not fit takes the look-back instead.
 //! Determinism: the fold's association depends only on the tile count, so results are the same from
 //! run to run, floating point included.
 
@@ -19,8 +19,8 @@
 
 #include <cooperative_groups.h>
 
-#include <archscan/tile/lookback.cuh>
-#include <archscan/warp/warp_scans.cuh>
+#include <archscan/detail/maybe.cuh>
+#include <archscan/warp/shuffle_scan.cuh>
 
 namespace archscan::tile {
 
@@ -38,14 +38,14 @@ struct wave {
     const std::int64_t run   = (tile + warp::threads - 1) / warp::threads;
     const std::int64_t first = lane * run;
     const std::int64_t last  = first + run < tile ? first + run : tile;
-    maybe<T> mine{T{}, 0};
+    detail::maybe<T> mine{T{}, false};
     if (first < last) {
       mine.value = d_aggregates[first];
-      mine.valid = 1;
+      mine.valid = true;
 #pragma unroll 4
       for (std::int64_t i = first + 1; i < last; ++i) mine.value = static_cast<T>(op(mine.value, d_aggregates[i]));
     }
-    const maybe<T> scanned = warp::inclusive_scan(mine, maybe_op<Op>{op});
+    const detail::maybe<T> scanned = warp::inclusive_scan(mine, detail::maybe_op<Op>{op});
     return warp::shfl_idx(scanned, warp::threads - 1).value;  // lane 0's run is never empty
   }
 };

@@ -1,6 +1,6 @@
 #pragma once
 //! \file Two interchangeable ways for the lanes of one warp to exchange values: register shuffles
-//! (`shuffle_exchange`, built on warp_scans.cuh) and a per-warp shared-memory buffer
+//! (`shuffle_exchange`, built on shuffle_scan.cuh) and a per-warp shared-memory buffer
 //! (`smem_exchange`, the pre-Kepler way, kept so that its cost can be measured against shuffles).
 //!
 //! Both expose `inclusive_scan(v, op)`, `from_lane(v, src)` and take a `storage&` (empty for
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include <archscan/warp/warp_scans.cuh>
+#include <archscan/warp/shuffle_scan.cuh>
 
 namespace archscan::warp {
 

@@ -10,15 +10,15 @@
 
 #include <cstdint>
 
-#include <archscan/block/blelloch.cuh>
+#include <archscan/block/sweep_scan.cuh>
 #include <archscan/detail/problem.cuh>
 
 namespace archscan::tile {
 
 template <class Problem, int Threads, bool ConflictFree>
-struct blelloch {
+struct sweep_tile {
   using T     = typename Problem::accum_type;
-  using scan  = block::blelloch_scan<T, Threads, ConflictFree>;
+  using scan  = block::sweep_scan<T, Threads, ConflictFree>;
   static constexpr int items      = scan::items;
   static constexpr int smem_bytes = scan::smem_slots * static_cast<int>(sizeof(T));
 

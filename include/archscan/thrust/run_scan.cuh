@@ -10,7 +10,7 @@
 
 #include <archscan/detail/callable.cuh>
 #include <archscan/detail/problem.cuh>
-#include <archscan/dispatch/scan.cuh>
+#include <archscan/dispatch/dispatch_scan.cuh>
 #include <archscan/instrumentation.cuh>
 #include <archscan/policy.cuh>
 

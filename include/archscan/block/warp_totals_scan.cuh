@@ -6,12 +6,12 @@
 //! reads of shared memory are cheap, while a barrier holds every warp. No warp-synchronous
 //! shared-memory access.
 
-#include <archscan/warp/warp_scans.cuh>
+#include <archscan/warp/shuffle_scan.cuh>
 
 namespace archscan::block {
 
 template <class T, int Threads>
-struct warp_scans {
+struct warp_totals_scan {
   static_assert(Threads % warp::threads == 0 && Threads <= warp::threads * warp::threads,
                 "block threads: a multiple of 32, at most 1024");
   static constexpr int warps = Threads / warp::threads;

@@ -2,13 +2,13 @@
 //! \file Harris's work-efficient block scan (*Parallel Prefix Sum (Scan) with CUDA*, Listing 2),
 //! with the padding of Listing 3 and generalized from `float +` to any associative operator.
 //!
-//! The paper's blocks: A (load, tile/blelloch.cuh), B (up-sweep), C (clear the root), D (down-sweep),
-//! E (write, tile/blelloch.cuh). Three changes make it operator-generic:
+//! The paper's blocks: A (load, tile/sweep_tile.cuh), B (up-sweep), C (clear the root), D (down-sweep),
+//! E (write, tile/sweep_tile.cuh). Three changes make it operator-generic:
 //!  - B computes `left op right`, never `right op left`, so non-commutative operators keep their order;
 //!  - there is no identity to clear the root with (C). Instead the root is *empty*, and so is every node
 //!    on the left spine of the tree, which thread 0 alone visits in D: a right child of the spine takes
 //!    its left sibling's sum unchanged, and the spine's left children stay empty;
-//!  - item 0 therefore ends with no exclusive prefix; the caller seeds it (tile/blelloch.cuh).
+//!  - item 0 therefore ends with no exclusive prefix; the caller seeds it (tile/sweep_tile.cuh).
 
 #include <archscan/detail/problem.cuh>
 
@@ -19,7 +19,7 @@ namespace archscan::block {
 //! Items of 32 words or more fill a row each, so a slot of padding per item would only double the
 //! block's shared memory (past what any device has, for large accumulators): they are not padded.
 template <class T, bool ConflictFree>
-struct blelloch_layout {
+struct sweep_layout {
   static constexpr int words   = static_cast<int>((sizeof(T) + 3) / 4);
   static constexpr bool padded = ConflictFree && words < 32;
   static constexpr int log_row = words >= 16 ? 1 : words >= 8 ? 2 : words >= 4 ? 3 : words >= 2 ? 4 : 5;
@@ -28,10 +28,10 @@ struct blelloch_layout {
 };
 
 template <class T, int Threads, bool ConflictFree>
-struct blelloch_scan {
+struct sweep_scan {
   static_assert(Threads >= 32 && (Threads & (Threads - 1)) == 0, "block threads: a power of two, >= 32");
   static constexpr int items = 2 * Threads;
-  using layout               = blelloch_layout<T, ConflictFree>;
+  using layout               = sweep_layout<T, ConflictFree>;
   static constexpr int smem_slots = layout::slots(items);
 
   __device__ __forceinline__ static int slot(int i) { return i + layout::conflict_free_offset(i); }

@@ -1,5 +1,6 @@
 #pragma once
-//! \file One entry for every scan: temporary storage, the family's launch, and optional sync.
+//! \file One entry for every scan: the family's plan, temporary storage, the family's launch, and
+//! the synchronization of blocking policies.
 
 #include <cstdint>
 
@@ -7,10 +8,11 @@
 
 #include <archscan/detail/thrust_internals.cuh>
 
-#include <archscan/dispatch/blelloch.cuh>
+#include <archscan/dispatch/blelloch_dispatch.cuh>
 #include <archscan/dispatch/family.cuh>
-#include <archscan/dispatch/kepler.cuh>
-#include <archscan/dispatch/turing.cuh>
+#include <archscan/dispatch/kepler_dispatch.cuh>
+#include <archscan/dispatch/turing_dispatch.cuh>
+#include <archscan/hooks.cuh>
 
 namespace archscan::dispatch {
 
@@ -21,7 +23,8 @@ inline constexpr bool pool_storage = true;
 template <class Allocator, template <class> class Base>
 inline constexpr bool pool_storage<detail::thrust_internals::with_allocator<Allocator, Base>> = false;
 
-//! Runs `problem` with the family and parameters of `Tuning` on the policy's stream.
+//! Runs `problem` with the family and parameters of `Tuning` (and its test hooks, hooks.cuh) on the
+//! policy's stream: one plan, then the launch of what it planned.
 //! Temporary storage comes from the policy (its allocator, else archscan's stream-ordered pool);
 //! failure to get it throws `thrust::system::detail::bad_alloc` (a `std::bad_alloc`), CUDA errors
 //! throw `thrust::system_error`. Blocking policies synchronize the stream before returning.
@@ -29,8 +32,9 @@ template <class Tuning, class Derived, class Problem>
 void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& problem) {
   if (problem.n <= 0) return;
   using family            = family_dispatch<typename Tuning::family>;
-  const auto facts        = detail::current_device_facts();
-  const std::size_t bytes = family::template temp_bytes<Tuning>(problem, facts);
+  using hooks             = hooks_of<Tuning>;
+  const auto plan         = family::template plan<Tuning, hooks>(problem, detail::current_device_facts());
+  const std::size_t bytes = plan.temp_bytes;
   const cudaStream_t stream = detail::thrust_internals::stream(policy);
 
   void* d_temp = nullptr;
@@ -50,7 +54,7 @@ void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& proble
     ~storage_guard() { release(); }
   } guard{policy, d_temp, bytes};
 
-  family::template launch<Tuning>(problem, d_temp, bytes, facts, stream);
+  family::template launch<Tuning, hooks>(problem, plan, d_temp, stream);
   // Pool storage goes back before a blocking policy's synchronization: its free is ordered after the
   // kernels on the stream, and the call returns as soon as they finish. A user allocator's storage
   // goes back after it (its deallocate need not be stream-ordered).

@@ -1,10 +1,11 @@
-// The blelloch family's planning arithmetic: levels, blocks and temporary storage, up to 2^40 items.
+// The blelloch family's dispatch: its plan (levels, blocks, temporary storage) up to 2^40 items, and the
+// fallback block of large accumulators.
 
 #include <cstdint>
 
 #include <gtest/gtest.h>
 
-#include <archscan/dispatch/blelloch.cuh>
+#include <archscan/dispatch/blelloch_dispatch.cuh>
 
 #include "support/sized_problem.cuh"
 
@@ -73,20 +74,20 @@ TEST(BlellochPlan, SumsAreAlignedAndDisjoint) {
 // (64 KiB with the opt-in on sm_75, the smallest), so blelloch runs any item of up to 1 KiB anywhere.
 using archscan::test::problem_of;
 
+using dispatch = archscan::dispatch::family_dispatch<archscan::blelloch_family>;
+
 template <int Bytes>
 int fallback_block_smem() {
-  using tuning = archscan::dispatch::blelloch_narrowed<
-      archscan::blelloch_tuning,
-      archscan::dispatch::blelloch_fallback_threads<archscan::blelloch_tuning, problem_of<Bytes>>()>;
-  return archscan::kernel::blelloch_tile<tuning, problem_of<Bytes>>::smem_bytes;
+  using row = dispatch::fallback_row_of<archscan::blelloch_tuning, problem_of<Bytes>>;
+  return archscan::kernel::blelloch_tile<archscan::blelloch_tuning, row, problem_of<Bytes>>::smem_bytes;
 }
 
 TEST(BlellochPlan, FallbackBlocksFitEveryCuda13Device) {
   EXPECT_LE(fallback_block_smem<64>(), 48 * 1024);
   EXPECT_LE(fallback_block_smem<256>(), 48 * 1024);
   EXPECT_LE(fallback_block_smem<1024>(), 64 * 1024);
-  EXPECT_EQ((archscan::dispatch::blelloch_fallback_threads<archscan::blelloch_tuning, problem_of<4>>()),
-            archscan::blelloch_tuning::block_threads);  // small items keep the tuning's block
+  EXPECT_EQ((dispatch::fallback_row_of<archscan::blelloch_tuning, problem_of<4>>::block_threads),
+            archscan::blelloch_tuning::row_4::block_threads);  // small items keep the row's block
 }
 
 }  // namespace

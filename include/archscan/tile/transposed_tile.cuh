@@ -1,11 +1,12 @@
 #pragma once
-//! \file The turing family's tile: load, scan and store one tile of `block_threads * items_per_thread`
-//! items, taking its exclusive prefix from the tiles before it by decoupled look-back (lookback.cuh).
+//! \file The transposed tile (the turing family): load, scan and store one tile of `block_threads *
+//! items_per_thread` items, taking its exclusive prefix from the tiles before it by a warp-wide
+//! decoupled look-back (tile/lookback.cuh), or in a wave after one grid barrier (tile/wave.cuh).
 //!
 //! Per tile: coalesced warp-striped loads into registers (all of the tile's input is read before any
 //! of its output is written, and only the tile's own range, so in-place scans are safe), a per-warp
 //! transpose to the blocked arrangement, a thread-local reduction, a block-wide exclusive scan of the
-//! thread totals (block/warp_scans.cuh), the look-back by warp 0, a thread-local rescan from the
+//! thread totals (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the
 //! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
 //! plus one state per tile.
 //!
@@ -23,31 +24,33 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <archscan/block/warp_scans.cuh>
+#include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
+#include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
+#include <archscan/detail/read_only.cuh>
+#include <archscan/hooks.cuh>
 #include <archscan/tile/lookback.cuh>
+#include <archscan/tile/tile_state.cuh>
 #include <archscan/tile/wave.cuh>
 #include <archscan/tuning.cuh>
 
 namespace archscan::tile {
 
-//! `ItemsPerThread`: the row's items_per_thread, or its small_items_per_thread for a wave of few tiles.
-template <class Problem, class Tuning,
-          int ItemsPerThread = Tuning::template row<sizeof(typename Problem::accum_type)>::items_per_thread>
-struct turing {
-  using T   = typename Problem::accum_type;
-  using row = typename Tuning::template row<sizeof(T)>;
-  static constexpr int threads = row::block_threads;
+//! `Row`: the tuning's row for the accumulator; `ItemsPerThread`: its items_per_thread, or its
+//! small_items_per_thread for a wave of few tiles (fewer where the tile would not fit, `items`).
+template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
+struct transposed_tile {
+  using T = typename Problem::accum_type;
+  static constexpr int threads = Row::block_threads;
   static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
 
-  __host__ __device__ static constexpr std::size_t align_up(std::size_t b, std::size_t a) { return (b + a - 1) / a * a; }
   //! Shared memory of a tile with `Items` per thread (transpose buffer, block scan, broadcasts).
   template <int Items, bool Transpose>
   static constexpr std::size_t smem_for() {
     const std::size_t buffer = Transpose ? sizeof(T) * block::warp_transpose<T, threads, Items>::slots : 0;
-    const std::size_t scans  = sizeof(typename block::warp_scans<T, threads>::storage);
-    return align_up(buffer, 16) + align_up(scans, 16) + align_up(sizeof(T), 16) + 16;
+    const std::size_t scans  = sizeof(typename block::warp_totals_scan<T, threads>::storage);
+    return detail::align_up(buffer, 16) + detail::align_up(scans, 16) + detail::align_up(sizeof(T), 16) + 16;
   }
   //! What a tile may take: the 48 KiB every block may use, or with the opt-in (guide 4.3.1) 64 KiB, what
   //! the smallest CUDA 13 target (sm_75) grants, so that every row runs on every device.
@@ -71,9 +74,10 @@ struct turing {
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
 
   using transpose = block::warp_transpose<T, threads, items>;
-  using scan      = block::warp_scans<T, threads>;
-  using states_t  = lookback_states<T>;
-  using look      = lookback<T, Tuning>;
+  using scan      = block::warp_totals_scan<T, threads>;
+  using state_t   = tile_state<T, packs_state<Tuning, T>>;
+  using look      = window_lookback<T, Tuning>;
+  using hooks     = detail::hook_traits<Hooks>;
 
   //! Carved out of the kernel's dynamic shared memory (raw bytes: T need not be trivially constructible).
   struct smem_view {
@@ -85,11 +89,11 @@ struct turing {
     __device__ explicit smem_view(unsigned char* raw) {
       std::size_t at  = 0;
       transpose_slots = reinterpret_cast<T*>(raw);
-      at += transposes ? align_up(sizeof(T) * transpose::slots, 16) : 0;
+      at += transposes ? detail::align_up(sizeof(T) * transpose::slots, 16) : 0;
       scan_storage = reinterpret_cast<typename scan::storage*>(raw + at);
-      at += align_up(sizeof(typename scan::storage), 16);
+      at += detail::align_up(sizeof(typename scan::storage), 16);
       tile_prefix = reinterpret_cast<T*>(raw + at);
-      at += align_up(sizeof(T), 16);
+      at += detail::align_up(sizeof(T), 16);
       tile_ids = reinterpret_cast<std::int64_t*>(raw + at);
     }
   };
@@ -109,7 +113,8 @@ struct turing {
     run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix(p, tile, aggregate, s, d_aggregates); });
   }
 
-  //! Takes tiles from the counter until none is left (one tile when Tuning::schedule is one_per_block).
+  //! Takes tiles from the counter until none is left: one tile per block, or (the hook
+  //! resident_blocks_per_sm) a grid of resident blocks each looping over tiles.
   //! A resident block claims its next tile id while warp 0 looks back for the current one, from a
   //! thread of another warp that would only wait at the barrier: the atomic's latency hides behind
   //! the look-back, and the id arrives with the prefix broadcast, so no barrier of its own is needed.
@@ -118,15 +123,15 @@ struct turing {
   //! on its tiles in increasing order and a tile waits only for smaller ids, whose blocks finish
   //! their current tile (which waits only for smaller ids still) before starting the claimed one.
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
-  __device__ static void scan_tiles(const Problem& p, const states_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
+  __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw) {
     const smem_view s(raw);
-    if (threadIdx.x == 0) s.tile_ids[0] = look::next_tile(st);
+    if (threadIdx.x == 0) s.tile_ids[0] = st.next_tile();
     __syncthreads();
     for (int round = 0;; ++round) {
       const std::int64_t tile = s.tile_ids[round & 1];
       if (tile >= tiles) return;  // uniform: every thread read the same id after a barrier
-      constexpr bool resident = Tuning::schedule == tile_schedule::resident;
+      constexpr bool resident = hooks::resident_blocks_per_sm > 0;
       // The other slot was last read before the previous round's barriers; written during this
       // round's look-back, it is read after this round's last barrier.
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
@@ -203,14 +208,14 @@ struct turing {
     }
   }
 
-  //! Decoupled look-back (lookback.cuh) by warp 0. A resident block also claims its next tile here, from
+  //! Decoupled look-back (tile/lookback.cuh) by warp 0. A resident block also claims its next tile here, from
   //! the last thread, which would only wait at the barrier: read by every thread after that barrier.
   __device__ static void lookback_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
-                                         const states_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
-    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = look::next_tile(st);
+                                         const state_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
+    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
     const int lane = static_cast<int>(threadIdx.x) % 32;
     if (threadIdx.x < 32) {
-      starve_chosen(tile);
+      hooks::starve(tile);
       if (tile == 0) {
         if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
       } else {
@@ -229,7 +234,7 @@ struct turing {
   __device__ static void wave_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                      T* d_aggregates) {
     if (threadIdx.x == 0) {
-      starve_chosen(tile);
+      hooks::starve(tile);
       d_aggregates[tile] = aggregate;
     }
     wave<T>::barrier();
@@ -244,12 +249,8 @@ struct turing {
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
   __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {
-    using in_t = typename Problem::input_iterator;
-    if constexpr (Tuning::load == load_kind::read_only && std::is_pointer_v<in_t>) {
-      using v_t = std::remove_cv_t<std::remove_pointer_t<in_t>>;
-      if constexpr (std::is_arithmetic_v<v_t> && !std::is_same_v<v_t, bool>) {
-        return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
-      }
+    if constexpr (detail::loads_read_only<Tuning::load, typename Problem::input_iterator>) {
+      return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
     }
     if constexpr (Tuning::narrow_index_arithmetic) return q.load(off);
     return p.load(first + off);
@@ -275,15 +276,6 @@ struct turing {
       for (int j = 0; j + width < items; j += 2 * width) level[j] = op(level[j], level[j + width]);
     }
     return level[0];
-  }
-
-  //! Testing only (Tuning::starve_every): chosen tiles sleep before publishing anything.
-  __device__ static void starve_chosen(std::int64_t tile) {
-    if constexpr (Tuning::starve_every > 0) {
-      if (tile % Tuning::starve_every == Tuning::starve_every - 1) {
-        for (unsigned slept = 0; slept < Tuning::starve_ns; slept += 1000) __nanosleep(1000);
-      }
-    }
   }
 };
 

@@ -1,0 +1,27 @@
+#pragma once
+//! \file A value that may be absent, and an operator that skips absent values.
+//!
+//! Scans here have no identity element: an inclusive scan without a seed has nothing before its first
+//! item, and a look-back window combines only the predecessors it needs. `maybe_op` combines present
+//! values in order (operators need not commute) and passes the other one through when one is absent.
+
+namespace archscan::detail {
+
+template <class T>
+struct maybe {
+  T value;
+  bool valid;
+};
+
+template <class Op>
+struct maybe_op {
+  Op op;
+  template <class T>
+  __device__ __forceinline__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
+    if (!a.valid) return b;
+    if (!b.valid) return a;
+    return maybe<T>{static_cast<T>(op(a.value, b.value)), true};
+  }
+};
+
+}  // namespace archscan::detail

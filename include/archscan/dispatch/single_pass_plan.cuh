@@ -1,0 +1,37 @@
+#pragma once
+//! \file The plan of a single-pass scan (the kepler and turing families): which path, which tiles,
+//! how many blocks, and where the tile states live.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <archscan/tile/tile_state.cuh>
+
+namespace archscan::dispatch {
+
+enum class single_pass_route {
+  single_tile,  //!< n fits one tile: one block, no temporary storage
+  wave,         //!< every tile resident at once: one cooperative launch, one grid barrier (turing)
+  lookback,     //!< tile states reset, then tiles look back on their predecessors
+};
+
+//! Tiles of one launch.
+struct tile_grid {
+  int items_per_thread    = 0;
+  std::int64_t tile_items = 0;
+  std::int64_t tiles      = 0;
+  std::int64_t grid       = 0;  //!< blocks launched: one per tile, or fewer that loop over tiles
+};
+
+struct single_pass_plan {
+  single_pass_route route = single_pass_route::single_tile;
+  tile_grid tiles;            //!< the route's tiles
+  //! The look-back's tiles: the route's own, or, for a wave, what runs if the driver refuses the
+  //! cooperative launch (a grid that fits on the device but not in what MPS grants this process).
+  tile_grid lookback;
+  unsigned lookback_delay_ns = 0;
+  tile::tile_state_layout states{};  //!< of `lookback`
+  std::size_t temp_bytes     = 0;    //!< the most any path of the plan needs
+};
+
+}  // namespace archscan::dispatch

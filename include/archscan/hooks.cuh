@@ -1,0 +1,84 @@
+#pragma once
+//! \file Test and ablation hooks: behaviour that only tests and measurements ask for.
+//!
+//! A tuning carries no hook. Tests and ablations attach hooks by wrapping a tuning:
+//!
+//!   struct starve { static constexpr int starve_every = 7; static constexpr unsigned starve_ns = 100000; };
+//!   archscan::policy<archscan::with_hooks<archscan::turing_tuning, starve>> p;
+//!
+//! The dispatch resolves the hooks once (`hooks_of`) and passes them down as a template parameter that
+//! defaults to `no_hooks`; every hook reads as "off" there, so the shipped policies compile no hook code.
+//! A hooks struct names any subset of these fields:
+//!
+//!   int starve_every, unsigned starve_ns   single-pass families: a tile whose id % starve_every ==
+//!                                          starve_every - 1 sleeps starve_ns before publishing anything
+//!   int resident_blocks_per_sm             turing's look-back: a grid of this many blocks per SM (capped
+//!                                          at what fits), each looping over tiles, instead of one block
+//!                                          per tile (ablation of guide 4.1.3; the other schedule)
+
+#include <cstdint>
+#include <type_traits>
+
+namespace archscan {
+
+//! No hooks: what every shipped policy runs with.
+struct no_hooks {};
+
+//! `Tuning` with hooks `Hooks` attached (a tuning in every other respect).
+template <class Tuning, class Hooks>
+struct with_hooks : Tuning {
+  using hooks = Hooks;
+};
+
+namespace detail {
+
+template <class Tuning, class = void>
+struct hooks_of_impl {
+  using type = no_hooks;
+};
+template <class Tuning>
+struct hooks_of_impl<Tuning, std::void_t<typename Tuning::hooks>> {
+  using type = typename Tuning::hooks;
+};
+
+template <class H, class = void>
+struct starve_every_of : std::integral_constant<int, 0> {};
+template <class H>
+struct starve_every_of<H, std::void_t<decltype(H::starve_every)>> : std::integral_constant<int, H::starve_every> {};
+
+template <class H, class = void>
+struct starve_ns_of : std::integral_constant<unsigned, 0> {};
+template <class H>
+struct starve_ns_of<H, std::void_t<decltype(H::starve_ns)>> : std::integral_constant<unsigned, H::starve_ns> {};
+
+template <class H, class = void>
+struct resident_blocks_of : std::integral_constant<int, 0> {};
+template <class H>
+struct resident_blocks_of<H, std::void_t<decltype(H::resident_blocks_per_sm)>>
+    : std::integral_constant<int, H::resident_blocks_per_sm> {};
+
+//! The hooks a tuning carries, with every field defaulted to off.
+template <class Hooks>
+struct hook_traits {
+  static constexpr int starve_every           = starve_every_of<Hooks>::value;
+  static constexpr unsigned starve_ns         = starve_ns_of<Hooks>::value;
+  static constexpr int resident_blocks_per_sm = resident_blocks_of<Hooks>::value;
+  static_assert(starve_every >= 0 && resident_blocks_per_sm >= 0, "hooks: counts are not negative");
+
+  //! Testing only: a chosen tile sleeps before publishing anything (compiled out without the hook).
+  __device__ __forceinline__ static void starve(std::int64_t tile) {
+    if constexpr (starve_every > 0) {
+      if (tile % starve_every == starve_every - 1) {
+        for (unsigned slept = 0; slept < starve_ns; slept += 1000) __nanosleep(1000);
+      }
+    }
+  }
+};
+
+}  // namespace detail
+
+//! The hooks `Tuning` carries (`with_hooks`), or `no_hooks`.
+template <class Tuning>
+using hooks_of = typename detail::hooks_of_impl<Tuning>::type;
+
+}  // namespace archscan

@@ -1,0 +1,39 @@
+#pragma once
+//! \file The turing family's kernels: place shared memory, call the transposed tile.
+
+#include <cstdint>
+
+#include <archscan/tile/transposed_tile.cuh>
+
+namespace archscan::kernel {
+
+//! `Row`: the tuning's row for the accumulator; `Items`: its items_per_thread or small_items_per_thread.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+using turing_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
+
+//! A problem of at most one tile: one block, no tile states.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+__global__ void __launch_bounds__(Row::block_threads) turing_scan_single(Problem p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  turing_tile<Tuning, Row, Hooks, Problem, Items>::scan_single(p, smem);
+}
+
+//! Every block resident at once (launched cooperatively): prefixes from the tiles' aggregates after
+//! one grid barrier; `d_aggregates` holds one accumulator per tile.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+    turing_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  turing_tile<Tuning, Row, Hooks, Problem, Items>::scan_wave(p, d_aggregates, smem);
+}
+
+//! Tiles taken from the counter of `st`, published and looked back on through `st`.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+    turing_scan_tiles(Problem p, typename turing_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
+                      std::int64_t tiles, unsigned lookback_delay_ns) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  turing_tile<Tuning, Row, Hooks, Problem, Items>::scan_tiles(p, st, tiles, lookback_delay_ns, smem);
+}
+
+}  // namespace archscan::kernel
