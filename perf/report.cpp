@@ -1,164 +1,87 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace archscan::perf::report {
-
-// ---- JSON ----------------------------------------------------------------------------------------------
-
-const json* json::find(const std::string& key) const {
-  const auto* o = std::get_if<object>(&v);
-  if (!o) return nullptr;
-  const auto it = o->find(key);
-  return it == o->end() ? nullptr : &it->second;
-}
 
 namespace {
 
-class parser {
- public:
-  explicit parser(const std::string& t) : t_(t) {}
+using json = nlohmann::ordered_json;  // ordered: results keep the order of the file
 
-  json document() {
-    json j = value();
-    skip_ws();
-    if (i_ != t_.size()) fail("trailing characters");
-    return j;
-  }
-
- private:
-  const std::string& t_;
-  std::size_t i_ = 0;
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error("JSON: " + what + " at offset " + std::to_string(i_));
-  }
-  void skip_ws() {
-    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
-  }
-  bool starts(const char* word) const { return t_.compare(i_, std::char_traits<char>::length(word), word) == 0; }
-  bool take(const char* word) {
-    if (!starts(word)) return false;
-    i_ += std::char_traits<char>::length(word);
-    return true;
-  }
-
-  json value() {
-    skip_ws();
-    if (i_ >= t_.size()) fail("unexpected end");
-    const char c = t_[i_];
-    if (c == '{') return json{object_()};
-    if (c == '[') return json{array_()};
-    if (c == '"') return json{string_()};
-    if (take("true")) return json{true};
-    if (take("false")) return json{false};
-    if (take("null")) return json{nullptr};
-    if (take("NaN") || take("nan") || take("-nan")) return json{std::numeric_limits<double>::quiet_NaN()};
-    if (take("Infinity") || take("inf")) return json{std::numeric_limits<double>::infinity()};
-    if (take("-Infinity") || take("-inf")) return json{-std::numeric_limits<double>::infinity()};
-    return json{number()};
-  }
-
-  json::object object_() {
-    json::object o;
-    ++i_;  // {
-    skip_ws();
-    if (i_ < t_.size() && t_[i_] == '}') return ++i_, o;
-    for (;;) {
-      skip_ws();
-      if (i_ >= t_.size() || t_[i_] != '"') fail("expected a member name");
-      std::string k = string_();
-      skip_ws();
-      if (i_ >= t_.size() || t_[i_] != ':') fail("expected ':'");
-      ++i_;
-      o[std::move(k)] = value();
-      skip_ws();
-      if (i_ < t_.size() && t_[i_] == ',') { ++i_; continue; }
-      if (i_ < t_.size() && t_[i_] == '}') { ++i_; return o; }
-      fail("expected ',' or '}'");
+//! Google Benchmark writes non-finite counters as the bare tokens NaN, Infinity and -Infinity, which JSON
+//! has not; nlohmann::json rejects them. Outside strings they are quoted here, and number_or reads such
+//! strings back as numbers.
+std::string quote_non_finite(const std::string& text) {
+  static const std::set<std::string> words = {"NaN", "-NaN", "nan", "-nan", "Infinity", "-Infinity", "inf", "-inf"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (in_string) {
+      out += text[i++];
+      if (c == '\\' && i < text.size()) out += text[i++];
+      else if (c == '"') in_string = false;
+      continue;
     }
-  }
-
-  json::array array_() {
-    json::array a;
-    ++i_;  // [
-    skip_ws();
-    if (i_ < t_.size() && t_[i_] == ']') return ++i_, a;
-    for (;;) {
-      a.push_back(value());
-      skip_ws();
-      if (i_ < t_.size() && t_[i_] == ',') { ++i_; continue; }
-      if (i_ < t_.size() && t_[i_] == ']') { ++i_; return a; }
-      fail("expected ',' or ']'");
+    if (c == '"') {
+      in_string = true;
+      out += text[i++];
+      continue;
     }
-  }
-
-  static void append_utf8(std::string& s, unsigned cp) {
-    if (cp < 0x80) s += static_cast<char>(cp);
-    else if (cp < 0x800) s += static_cast<char>(0xc0 | (cp >> 6)), s += static_cast<char>(0x80 | (cp & 0x3f));
-    else {
-      s += static_cast<char>(0xe0 | (cp >> 12));
-      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      s += static_cast<char>(0x80 | (cp & 0x3f));
+    if (!std::isalpha(static_cast<unsigned char>(c)) && c != '-') {
+      out += text[i++];
+      continue;
     }
+    // A bare word (true, NaN, ...) or the rest of a number: taken whole, so "1e-5" is never split.
+    std::size_t j = i + 1;
+    while (j < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '-' || text[j] == '+' || text[j] == '.'))
+      ++j;
+    const std::string word = text.substr(i, j - i);
+    out += words.count(word) ? "\"" + word + "\"" : word;
+    i = j;
   }
-
-  std::string string_() {
-    std::string s;
-    ++i_;  // "
-    while (i_ < t_.size() && t_[i_] != '"') {
-      char c = t_[i_++];
-      if (c != '\\') { s += c; continue; }
-      if (i_ >= t_.size()) fail("unterminated escape");
-      c = t_[i_++];
-      switch (c) {
-        case '"': case '\\': case '/': s += c; break;
-        case 'b': s += '\b'; break;
-        case 'f': s += '\f'; break;
-        case 'n': s += '\n'; break;
-        case 'r': s += '\r'; break;
-        case 't': s += '\t'; break;
-        case 'u': {
-          if (i_ + 4 > t_.size()) fail("short \\u escape");
-          append_utf8(s, static_cast<unsigned>(std::stoul(t_.substr(i_, 4), nullptr, 16)));  // BMP only
-          i_ += 4;
-          break;
-        }
-        default: fail("bad escape");
-      }
-    }
-    if (i_ >= t_.size()) fail("unterminated string");
-    ++i_;
-    return s;
-  }
-
-  double number() {
-    const char* begin = t_.c_str() + i_;
-    char* end         = nullptr;
-    const double d    = std::strtod(begin, &end);
-    if (end == begin) fail("expected a value");
-    i_ += static_cast<std::size_t>(end - begin);
-    return d;
-  }
-};
-
-double number_or(const json& j, const std::string& key, double fallback) {
-  const json* m = j.find(key);
-  return m && m->is_number() ? std::get<double>(m->v) : fallback;
+  return out;
 }
 
-std::string string_or(const json& j, const std::string& key, const std::string& fallback) {
-  const json* m = j.find(key);
-  return m && m->is_string() ? std::get<std::string>(m->v) : fallback;
+json parse_document(const std::string& text) {
+  try {
+    return json::parse(quote_non_finite(text));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("JSON: ") + e.what());
+  }
+}
+
+//! Member `key` of `j` as a number: a JSON number, or a string that is one whole number (Google
+//! Benchmark's context holds numbers as strings; non-finite counters come quoted by quote_non_finite).
+double number_or(const json& j, const char* key, double fallback) {
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if (it->is_number()) return it->get<double>();
+  if (it->is_string()) {
+    const std::string& s = it->get_ref<const std::string&>();
+    char* end            = nullptr;
+    const double d       = std::strtod(s.c_str(), &end);
+    if (!s.empty() && *end == '\0') return d;
+  }
+  return fallback;
+}
+
+std::string string_or(const json& j, const char* key, const std::string& fallback) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -196,8 +119,6 @@ std::string size_label(std::uint64_t n) {
 
 }  // namespace
 
-json parse_json(const std::string& text) { return parser(text).document(); }
-
 // ---- results -------------------------------------------------------------------------------------------
 
 std::string result::case_key() const { return algorithm + "/" + type + "/" + std::to_string(n); }
@@ -205,11 +126,19 @@ std::string result::key() const { return case_key() + "/" + impl; }
 
 namespace {
 
-std::vector<result> results_of(const json& doc) {
-  const json* benchmarks = doc.find("benchmarks");
-  if (!benchmarks || !benchmarks->is_array()) throw std::runtime_error("no \"benchmarks\" array in the results");
-  const double context_copy = doc.find("context") ? number_or(*doc.find("context"), "copy_GBps", 0) : 0;
+//! algorithm, type, n and impl of a case name ("algorithm/type/n/impl[/...]"); false when it is no
+//! archscan-bench case (e.g. a user's own benchmark).
+bool name_case(const std::string& name, result& r) {
+  const auto parts = split(name, '/');
+  if (parts.size() < 4) return false;
+  r.algorithm = parts[0];
+  r.type      = parts[1];
+  r.n         = static_cast<std::uint64_t>(std::strtoull(parts[2].c_str(), nullptr, 10));
+  r.impl      = parts[3];
+  return true;
+}
 
+std::vector<result> benchmark_results(const json& benchmarks, double context_copy) {
   struct merged {
     result first;
     std::vector<double> medians;
@@ -217,18 +146,12 @@ std::vector<result> results_of(const json& doc) {
   };
   std::vector<std::string> order;
   std::map<std::string, merged> by_key;
-  for (const json& b : std::get<json::array>(benchmarks->v)) {
+  for (const json& b : benchmarks) {
     if (string_or(b, "run_type", "iteration") != "iteration") continue;
-    const json* err = b.find("error_occurred");
-    if (err && std::holds_alternative<bool>(err->v) && std::get<bool>(err->v)) continue;
-    const std::string name = string_or(b, "run_name", string_or(b, "name", ""));
-    const auto parts        = split(name, '/');
-    if (parts.size() < 4) continue;  // not an archscan-bench case (e.g. a user's own benchmark)
+    const auto err = b.find("error_occurred");
+    if (err != b.end() && err->is_boolean() && err->get<bool>()) continue;
     result r;
-    r.algorithm = parts[0];
-    r.type      = parts[1];
-    r.n         = static_cast<std::uint64_t>(std::strtoull(parts[2].c_str(), nullptr, 10));
-    r.impl      = parts[3];
+    if (!name_case(string_or(b, "run_name", string_or(b, "name", "")), r)) continue;
     r.median_us = number_or(b, "median_us", -1);
     if (r.median_us < 0) {  // no counter: fall back on Google Benchmark's own (mean) time
       const std::string unit = string_or(b, "time_unit", "ns");
@@ -282,13 +205,19 @@ std::string cccl_from_versions(const std::string& versions) {
 }  // namespace
 
 run parse_run(const std::string& json_text) {
-  const json doc = parse_json(json_text);
+  const json doc = parse_document(json_text);
+  if (!doc.is_object()) throw std::runtime_error("the results are not a JSON object");
   run r;
-  r.results = results_of(doc);
-  if (const json* context = doc.find("context")) {
+  const auto context = doc.find("context");
+  if (context != doc.end() && context->is_object()) {
     r.device = string_or(*context, "device", "");
     r.cccl   = string_or(*context, "cccl", cccl_from_versions(string_or(*context, "versions", "")));
   }
+  const double context_copy = context != doc.end() ? number_or(*context, "copy_GBps", 0) : 0;
+  const auto benchmarks     = doc.find("benchmarks");
+  if (benchmarks == doc.end() || !benchmarks->is_array())
+    throw std::runtime_error("no \"benchmarks\" array in the results");
+  r.results = benchmark_results(*benchmarks, context_copy);
   return r;
 }
 

@@ -7,35 +7,15 @@
 //! manual_time") and stores its own statistics as counters: `median_us` (median per-call time),
 //! `spread` (relative interquartile range of the per-call times: (q3 - q1) / median), `bytes`
 //! (bytes that must move), `copy_GBps` (device-to-device copy bandwidth measured in the same run).
+//!
+//! The JSON is read with nlohmann::json, kept out of this header.
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace archscan::perf::report {
-
-// ---- JSON ----------------------------------------------------------------------------------------------
-
-//! A parsed JSON value (enough of JSON for Google Benchmark's output).
-struct json {
-  using object = std::map<std::string, json>;
-  using array  = std::vector<json>;
-  std::variant<std::nullptr_t, bool, double, std::string, array, object> v;
-
-  bool is_object() const { return std::holds_alternative<object>(v); }
-  bool is_array() const { return std::holds_alternative<array>(v); }
-  bool is_number() const { return std::holds_alternative<double>(v); }
-  bool is_string() const { return std::holds_alternative<std::string>(v); }
-  //! Member `key` of an object, or nullptr when absent or not an object.
-  const json* find(const std::string& key) const;
-};
-
-//! Parses `text`; throws std::runtime_error with the offset on malformed input. Accepts the
-//! non-standard number tokens NaN, Infinity, -Infinity, nan, inf, -inf that benchmark writers emit.
-json parse_json(const std::string& text);
 
 // ---- results -------------------------------------------------------------------------------------------
 
@@ -64,9 +44,11 @@ inline const std::string reference_impl = "cub";
 //! CUB's call followed by cudaStreamSynchronize: what a blocking policy's call also includes.
 inline const std::string reference_sync_impl = "cub+sync";
 
-//! Results of one Google Benchmark JSON document written by archscan-bench. Runs with errors and
-//! aggregate rows are left out; repeated runs of one case (--benchmark_repetitions) are merged: the
-//! median of their medians, and the largest of their spreads and of the relative range of medians.
+//! Results of one Google Benchmark JSON document written by archscan-bench. Throws std::runtime_error
+//! when the text is not JSON or has no "benchmarks" array. Runs with errors and aggregate rows are left
+//! out; repeated runs of one case (--benchmark_repetitions) are merged: the median of their medians, and
+//! the largest of their spreads and of the relative range of medians. The bare tokens NaN, Infinity and -Infinity that Google Benchmark writes for non-finite
+//! counters (not JSON) are read as those numbers.
 std::vector<result> parse_results(const std::string& json_text);
 //! parse_results of a file's content; throws std::runtime_error when it cannot be read.
 std::vector<result> load_results(const std::string& path);

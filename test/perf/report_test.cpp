@@ -1,5 +1,5 @@
-// Pure host tests of perf/report: JSON parsing, ratio and summary tables, markdown, the regression gate,
-// and the comparison of two CCCL releases (archscan-compare --cccl). No GPU is needed.
+// Pure host tests of perf/report: reading Google Benchmark's JSON, ratio and summary tables, markdown, the
+// regression gate, and the comparison of two CCCL releases (archscan-compare --cccl). No GPU is needed.
 
 #include <algorithm>
 #include <cmath>
@@ -21,26 +21,33 @@ const result* find(const std::vector<result>& rs, const std::string& key) {
   return nullptr;
 }
 
-TEST(PerfJson, ParsesValuesAndEscapes) {
-  const json j = parse_json(R"( {"a": [1, -2.5e3, true, false, null], "s": "x\"y\\n\u0041", "o": {}, "e": [],
-                                 "nan": NaN, "inf": -Infinity} )");
-  ASSERT_TRUE(j.is_object());
-  const auto& a = std::get<json::array>(j.find("a")->v);
-  ASSERT_EQ(5u, a.size());
-  EXPECT_EQ(1.0, std::get<double>(a[0].v));
-  EXPECT_EQ(-2500.0, std::get<double>(a[1].v));
-  EXPECT_TRUE(std::get<bool>(a[2].v));
-  EXPECT_EQ("x\"y\\nA", std::get<std::string>(j.find("s")->v));
-  EXPECT_TRUE(std::isnan(std::get<double>(j.find("nan")->v)));
-  EXPECT_TRUE(std::isinf(std::get<double>(j.find("inf")->v)));
-  EXPECT_EQ(nullptr, j.find("absent"));
+TEST(PerfJson, ReadsNonFiniteCountersAndEscapes) {
+  // Google Benchmark writes non-finite counters as bare NaN / Infinity / -Infinity (not JSON).
+  const std::string doc = R"({"context": {"copy_GBps": "2990.5", "note": "NaN and Infinity inside a string"},
+    "benchmarks": [
+    {"name": "inclusive_scan\/float\/1024\/archscan::turing\u002fmanual_time", "run_type": "iteration",
+     "median_us": 5, "spread": 1e-5, "ratio_to_cub": NaN, "GBps": Infinity, "other": -Infinity, "bytes": 8192},
+    {"name": "inclusive_scan/float/1024/cub/manual_time", "median_us": Infinity, "ratio_to_cub": -NaN},
+    {"name": "inclusive_scan/float/2048/cub/manual_time", "median_us": NaN, "copy_GBps": 3000}]})";
+  const run r = parse_run(doc);
+  ASSERT_EQ(3u, r.results.size());
+  EXPECT_EQ("inclusive_scan/float/1024/archscan::turing", r.results[0].key());  // escaped '/' split the name
+  EXPECT_DOUBLE_EQ(5.0, r.results[0].median_us);
+  EXPECT_DOUBLE_EQ(1e-5, r.results[0].spread);
+  EXPECT_DOUBLE_EQ(8192.0, r.results[0].bytes);
+  EXPECT_DOUBLE_EQ(2990.5, r.results[0].copy_GBps);  // the context's (a string there), when the case has none
+  EXPECT_TRUE(std::isinf(r.results[1].median_us));
+  EXPECT_TRUE(std::isnan(r.results[2].median_us));
+  EXPECT_DOUBLE_EQ(3000.0, r.results[2].copy_GBps);
 }
 
 TEST(PerfJson, RejectsMalformedInput) {
-  EXPECT_THROW(parse_json("{\"a\": }"), std::runtime_error);
-  EXPECT_THROW(parse_json("[1, 2"), std::runtime_error);
-  EXPECT_THROW(parse_json("{} extra"), std::runtime_error);
-  EXPECT_THROW(parse_results("{\"context\": {}}"), std::runtime_error);
+  EXPECT_THROW(parse_results("{\"benchmarks\": [1, }"), std::runtime_error);
+  EXPECT_THROW(parse_results("{\"benchmarks\": [1, 2"), std::runtime_error);
+  EXPECT_THROW(parse_results("{\"benchmarks\": []} extra"), std::runtime_error);
+  EXPECT_THROW(parse_results("[]"), std::runtime_error);                       // not an object
+  EXPECT_THROW(parse_results("{\"context\": {}}"), std::runtime_error);        // no benchmarks
+  EXPECT_TRUE(parse_results("{\"benchmarks\": []}").empty());
 }
 
 TEST(PerfResults, LoadsBenchmarkJsonAndSkipsErrors) {
