@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Throughput against size from archscan-bench's Google Benchmark JSON.
+"""Throughput against size from archscan-bench's results: the compact form that perf/results/ commits
+(bench_medians.json, written by `archscan-compare --compact`) or Google Benchmark's own JSON.
 
     python3 perf/plot.py RESULTS.json OUT.png [--algorithm exclusive_scan]
 
@@ -14,22 +15,30 @@ import sys
 from collections import defaultdict
 
 
+COMPACT_FORMAT = "archscan-bench medians 1"  # perf/report.hpp: compact_format
+
+
 def load(path):
     """Returns (rows, copy_GBps, device): rows are dicts with algorithm, type, n, impl, gbps."""
     with open(path) as f:
+        # Google Benchmark writes non-finite counters as bare NaN/Infinity, which Python's json reads.
         doc = json.load(f)
     ctx = doc.get("context", {})
     rows, copy = [], float(ctx.get("copy_GBps", 0) or 0)
-    for b in doc.get("benchmarks", []):
-        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+    if doc.get("format") == COMPACT_FORMAT:
+        cases = ((name, c, c.get("median_us", 0), c.get("bytes", 0)) for name, c in doc.get("cases", {}).items())
+    else:
+        cases = ((b.get("run_name", b["name"]), b, b.get("median_us"), b.get("bytes", 0))
+                 for b in doc.get("benchmarks", [])
+                 if b.get("run_type", "iteration") == "iteration" and not b.get("error_occurred"))
+    for name, c, us, nbytes in cases:
+        parts = name.split("/")
+        if len(parts) < 4 or us is None:
             continue
-        parts = b.get("run_name", b["name"]).split("/")
-        if len(parts) < 4 or "median_us" not in b:
-            continue
-        us = float(b["median_us"])
+        us = float(us)
         rows.append(dict(algorithm=parts[0], type=parts[1], n=int(parts[2]), impl=parts[3],
-                         gbps=float(b.get("bytes", 0)) / (us * 1e-6) / 1e9 if us > 0 else 0.0))
-        copy = copy or float(b.get("copy_GBps", 0))
+                         gbps=float(nbytes) / (us * 1e-6) / 1e9 if us > 0 else 0.0))
+        copy = copy or float(c.get("copy_GBps", 0))
     return rows, copy, ctx.get("device", "")
 
 

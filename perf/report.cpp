@@ -138,6 +138,7 @@ bool name_case(const std::string& name, result& r) {
   return true;
 }
 
+//! The results of Google Benchmark's output.
 std::vector<result> benchmark_results(const json& benchmarks, double context_copy) {
   struct merged {
     result first;
@@ -184,6 +185,21 @@ std::vector<result> benchmark_results(const json& benchmarks, double context_cop
   return out;
 }
 
+//! The results of the compact form.
+std::vector<result> compact_results(const json& cases, double context_copy) {
+  std::vector<result> out;
+  for (const auto& [name, c] : cases.items()) {
+    result r;
+    if (!name_case(name, r)) throw std::runtime_error("compact results: \"" + name + "\" names no case");
+    r.median_us = number_or(c, "median_us", 0);
+    r.spread    = number_or(c, "spread", 0);
+    r.bytes     = number_or(c, "bytes", 0);
+    r.copy_GBps = context_copy;
+    out.push_back(r);
+  }
+  return out;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path);
@@ -210,14 +226,21 @@ run parse_run(const std::string& json_text) {
   run r;
   const auto context = doc.find("context");
   if (context != doc.end() && context->is_object()) {
+    for (const auto& [k, v] : context->items())
+      if (v.is_string()) r.context[k] = v.get<std::string>();
+      else if (v.is_primitive() && !v.is_null()) r.context[k] = v.dump();
     r.device = string_or(*context, "device", "");
     r.cccl   = string_or(*context, "cccl", cccl_from_versions(string_or(*context, "versions", "")));
   }
   const double context_copy = context != doc.end() ? number_or(*context, "copy_GBps", 0) : 0;
   const auto benchmarks     = doc.find("benchmarks");
-  if (benchmarks == doc.end() || !benchmarks->is_array())
-    throw std::runtime_error("no \"benchmarks\" array in the results");
-  r.results = benchmark_results(*benchmarks, context_copy);
+  const auto cases          = doc.find("cases");
+  if (benchmarks != doc.end() && benchmarks->is_array()) r.results = benchmark_results(*benchmarks, context_copy);
+  else if (string_or(doc, "format", "") == compact_format && cases != doc.end() && cases->is_object())
+    r.results = compact_results(*cases, context_copy);
+  else
+    throw std::runtime_error("neither a \"benchmarks\" array (Google Benchmark) nor \"" + compact_format +
+                             "\" cases (archscan-compare --compact) in the results");
   return r;
 }
 
@@ -237,6 +260,68 @@ const result* find_impl(const std::vector<result>& all, const result& like, cons
 double ratio_to_reference(const result& r, const std::vector<result>& all) {
   const result* cub = find_impl(all, r, reference_impl);
   return cub && r.median_us > 0 ? cub->median_us / r.median_us : 0;
+}
+
+// ---- the compact form ----------------------------------------------------------------------------------
+
+namespace {
+//! `x` to `digits` significant digits: more than a median of noisy timings can claim, few enough to keep
+//! the committed file small (nlohmann::json writes the shortest text that reads back the same double).
+double significant(double x, int digits = 6) {
+  if (x == 0 || !std::isfinite(x)) return x;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+  return std::strtod(buf, nullptr);
+}
+}  // namespace
+
+std::string compact_json(const run& r) {
+  // The copy bandwidth of the run: every archscan-bench case holds the one measured at its start.
+  double copy = 0;
+  for (const result& x : r.results)
+    if (x.copy_GBps > 0) {
+      copy = x.copy_GBps;
+      break;
+    }
+  if (copy == 0 && r.context.count("copy_GBps")) copy = std::strtod(r.context.at("copy_GBps").c_str(), nullptr);
+
+  json context = json::object();
+  for (const char* k : {"date", "device", "compute_capability", "cccl", "CCCL_VERSION", "CUB_VERSION", "versions",
+                        "copy_GBps", "l2_cache", "method"}) {
+    const std::string key = k;
+    if (key == "cccl") {
+      if (!r.cccl.empty()) context[key] = r.cccl;
+    } else if (key == "copy_GBps") {
+      if (copy > 0) context[key] = significant(copy);
+    } else if (const auto it = r.context.find(key); it != r.context.end()) {
+      context[key] = it->second;
+    }
+  }
+
+  // GB/s and ratios come from the rounded medians, so that the compact form of the compact form is itself.
+  std::map<std::string, double> cub_us;  // ratio_to_reference, without a search of the whole run per case
+  for (const result& x : r.results)
+    if (x.impl == reference_impl) cub_us.emplace(x.case_key(), significant(x.median_us));
+
+  // One line per case, so that the diff of two runs reads case by case: nlohmann::json writes every value
+  // and case name; only the three member names of the document and the line breaks are spelt out here.
+  std::ostringstream os;
+  os << "{\n\"format\": " << json(compact_format).dump() << ",\n\"context\": " << context.dump()
+     << ",\n\"cases\": {";
+  for (std::size_t i = 0; i < r.results.size(); ++i) {
+    result x        = r.results[i];
+    x.median_us     = significant(x.median_us);
+    json c          = json::object();
+    c["median_us"]  = x.median_us;
+    c["spread"]     = significant(x.spread);
+    c["GBps"]       = significant(x.gbps());
+    const auto cub  = cub_us.find(x.case_key());
+    if (cub != cub_us.end() && x.median_us > 0) c["ratio_to_cub"] = significant(cub->second / x.median_us);
+    c["bytes"] = static_cast<std::uint64_t>(std::llround(x.bytes));
+    os << (i ? ",\n" : "\n") << json(x.key()).dump() << ": " << c.dump();
+  }
+  os << (r.results.empty() ? "}\n}\n" : "\n}\n}\n");
+  return os.str();
 }
 
 std::string markdown_table(const std::vector<result>& results) {

@@ -8,7 +8,12 @@
 //! `spread` (relative interquartile range of the per-call times: (q3 - q1) / median), `bytes`
 //! (bytes that must move), `copy_GBps` (device-to-device copy bandwidth measured in the same run).
 //!
-//! The JSON is read with nlohmann::json, kept out of this header.
+//! Results are read from either of two JSON forms (nlohmann::json, kept out of this header):
+//! - Google Benchmark's own output (`--benchmark_out`), the full record of a run (~4 MB for every
+//!   axis): a run artifact, never committed;
+//! - the compact form that compact_json() writes (`archscan-compare --compact`): per case its median,
+//!   spread, GB/s, bytes and ratio to CUB, plus the run's context; what perf/results/ commits
+//!   (bench_medians.json), and a baseline archscan-compare accepts like the full form.
 
 #include <cstdint>
 #include <map>
@@ -44,10 +49,11 @@ inline const std::string reference_impl = "cub";
 //! CUB's call followed by cudaStreamSynchronize: what a blocking policy's call also includes.
 inline const std::string reference_sync_impl = "cub+sync";
 
-//! Results of one Google Benchmark JSON document written by archscan-bench. Throws std::runtime_error
-//! when the text is not JSON or has no "benchmarks" array. Runs with errors and aggregate rows are left
-//! out; repeated runs of one case (--benchmark_repetitions) are merged: the median of their medians, and
-//! the largest of their spreads and of the relative range of medians. The bare tokens NaN, Infinity and -Infinity that Google Benchmark writes for non-finite
+//! Results of one JSON document: Google Benchmark's output of archscan-bench, or the compact form.
+//! Throws std::runtime_error when the text is not JSON or is neither form. Of Google Benchmark's output,
+//! runs with errors and aggregate rows are left out; repeated runs of one case (--benchmark_repetitions)
+//! are merged: the median of their medians, and the largest of their spreads and of the relative range
+//! of medians. The bare tokens NaN, Infinity and -Infinity that Google Benchmark writes for non-finite
 //! counters (not JSON) are read as those numbers.
 std::vector<result> parse_results(const std::string& json_text);
 //! parse_results of a file's content; throws std::runtime_error when it cannot be read.
@@ -57,6 +63,9 @@ std::vector<result> load_results(const std::string& path);
 struct run {
   std::string cccl;    //!< "cccl 3.5.0": context `cccl`, else the CCCL named in `versions`; "" when neither
   std::string device;  //!< context `device`; "" when absent
+  //! Every member of the context that is a string, number or boolean, as text (numbers as JSON writes
+  //! them): date, device, versions, copy_GBps, method, ...
+  std::map<std::string, std::string> context;
   std::vector<result> results;
 };
 //! parse_results of the document, with its context.
@@ -66,6 +75,19 @@ run load_run(const std::string& path);
 
 //! CUB's time / this time for the same case in `all` (> 1: faster than CUB); 0 when CUB is absent.
 double ratio_to_reference(const result& r, const std::vector<result>& all);
+
+// ---- the compact form ----------------------------------------------------------------------------------
+
+//! The value of the compact form's `format` member.
+inline const std::string compact_format = "archscan-bench medians 1";
+
+//! The run in compact form: `format`, `context` (date, device, compute capability, CCCL, versions, copy
+//! bandwidth, L2 protocol and method, where the run names them) and `cases`: "algorithm/type/n/impl" ->
+//! {median_us, spread, GBps, ratio_to_cub (where CUB ran in the same run), bytes}, in run order, one line
+//! per case so that two runs diff case by case. Times, spreads and rates keep 6 significant digits.
+//! parse_run reads it back to the same results (to those digits); it is a few hundred bytes a case
+//! (every axis of archscan-bench: ~0.7 MB, against ~4.4 MB of Google Benchmark JSON).
+std::string compact_json(const run& r);
 
 //! Every result as one markdown table, in the given order.
 std::string markdown_table(const std::vector<result>& results);

@@ -1,5 +1,6 @@
-// Pure host tests of perf/report: reading Google Benchmark's JSON, ratio and summary tables, markdown, the
-// regression gate, and the comparison of two CCCL releases (archscan-compare --cccl). No GPU is needed.
+// Pure host tests of perf/report: reading results JSON (Google Benchmark's and the compact form), writing the
+// compact form, ratio and summary tables, markdown, the regression gate, and the comparison of two CCCL
+// releases (archscan-compare --cccl). No GPU is needed.
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +40,8 @@ TEST(PerfJson, ReadsNonFiniteCountersAndEscapes) {
   EXPECT_TRUE(std::isinf(r.results[1].median_us));
   EXPECT_TRUE(std::isnan(r.results[2].median_us));
   EXPECT_DOUBLE_EQ(3000.0, r.results[2].copy_GBps);
+  EXPECT_EQ("NaN and Infinity inside a string", r.context.at("note"));
+  EXPECT_EQ("2990.5", r.context.at("copy_GBps"));
 }
 
 TEST(PerfJson, RejectsMalformedInput) {
@@ -46,7 +49,8 @@ TEST(PerfJson, RejectsMalformedInput) {
   EXPECT_THROW(parse_results("{\"benchmarks\": [1, 2"), std::runtime_error);
   EXPECT_THROW(parse_results("{\"benchmarks\": []} extra"), std::runtime_error);
   EXPECT_THROW(parse_results("[]"), std::runtime_error);                       // not an object
-  EXPECT_THROW(parse_results("{\"context\": {}}"), std::runtime_error);        // no benchmarks
+  EXPECT_THROW(parse_results("{\"context\": {}}"), std::runtime_error);        // neither form
+  EXPECT_THROW(parse_results("{\"cases\": {}}"), std::runtime_error);          // cases without the format
   EXPECT_TRUE(parse_results("{\"benchmarks\": []}").empty());
 }
 
@@ -94,6 +98,67 @@ TEST(PerfTables, RatioToCubAndMarkdown) {
   EXPECT_NE(std::string::npos, sum.find("| exclusive_scan | int32 | 2^28 | archscan::blelloch | 1600.0 |"));
   EXPECT_EQ(std::string::npos, sum.find("| int32 | 2^20 |"));
   EXPECT_NE(std::string::npos, sum.find("| exclusive_scan | double | 2^20 | cub |"));
+}
+
+// ---- the compact form (what perf/results/ commits) -----------------------------------------------------
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(PerfCompact, ReadsBackToTheSameResults) {
+  const run full         = load_run(fixtures + "/cccl_old.json");
+  const std::string text = compact_json(full);
+  EXPECT_EQ(full.results.size() + 6, lines(text));  // {, format, context, "cases": {, one line a case, }, }
+  EXPECT_NE(std::string::npos, text.find("\"format\": \"" + compact_format + "\""));
+  EXPECT_EQ(std::string::npos, text.find("host_name"));  // the context keeps what says how it was measured
+
+  const run back = parse_run(text);
+  EXPECT_EQ(full.cccl, back.cccl);
+  EXPECT_EQ(full.device, back.device);
+  EXPECT_EQ("2026-11-22T10:00:00+00:00", back.context.at("date"));
+  EXPECT_EQ("3000001", back.context.at("CCCL_VERSION"));
+  ASSERT_EQ(full.results.size(), back.results.size());
+  for (std::size_t i = 0; i < full.results.size(); ++i) {
+    const result& a = full.results[i];
+    const result& b = back.results[i];
+    EXPECT_EQ(a.key(), b.key());  // in run order
+    EXPECT_NEAR(a.median_us, b.median_us, 1e-6 * a.median_us) << a.key();
+    EXPECT_NEAR(a.spread, b.spread, 1e-6 * a.spread) << a.key();
+    EXPECT_EQ(a.bytes, b.bytes) << a.key();
+    EXPECT_EQ(a.copy_GBps, b.copy_GBps) << a.key();
+  }
+  EXPECT_EQ(text, compact_json(back));  // the compact form of the compact form is itself
+}
+
+TEST(PerfCompact, HoldsGBpsAndTheRatioToCub) {
+  const run r            = load_run(fixtures + "/baseline.json");
+  const std::string text = compact_json(r);
+  EXPECT_NE(std::string::npos, text.find("\"copy_GBps\":2900.0"));  // once, in the context
+  // blelloch at int32 2^20: 20 us against CUB's 10, 8 MiB moved.
+  EXPECT_NE(std::string::npos,
+            text.find("\"exclusive_scan/int32/1048576/archscan::blelloch\": {\"median_us\":20.0,\"spread\":0.01,"
+                      "\"GBps\":419.43,\"ratio_to_cub\":0.5,\"bytes\":8388608}"));
+  // A case without CUB in its run has no ratio.
+  const result* blelloch = find(r.results, "exclusive_scan/int32/1048576/archscan::blelloch");
+  ASSERT_NE(nullptr, blelloch);
+  run alone;
+  alone.results = {*blelloch};
+  EXPECT_EQ(std::string::npos, compact_json(alone).find("ratio_to_cub"));
+  EXPECT_TRUE(parse_run(compact_json(run{})).results.empty());
+}
+
+TEST(PerfCompact, IsABaselineOfTheGates) {
+  const auto base  = parse_results(compact_json(load_run(fixtures + "/baseline.json")));
+  const auto again = load_results(fixtures + "/rerun.json");
+  EXPECT_FALSE(compare(base, load_results(fixtures + "/candidate_within_noise.json"), 0.05, &again).failed());
+  EXPECT_TRUE(compare(base, load_results(fixtures + "/candidate_slow.json"), 0.05, &again).failed());
+
+  const run old_build = parse_run(compact_json(load_run(fixtures + "/cccl_old.json")));
+  const run new_build = load_run(fixtures + "/cccl_new.json");
+  const run rerun     = load_run(fixtures + "/cccl_old_rerun.json");
+  const release_comparison c = compare_releases(old_build, new_build, 0.05, &rerun);
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_EQ(verdict::regression, c.gate.rows[0].outcome);
+  EXPECT_NEAR(960.0 / 880.0, c.gate.rows[0].ratio, 1e-9);
 }
 
 TEST(PerfGate, UnchangedRunPasses) {
