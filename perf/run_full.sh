@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The full performance run on the GPU machine, after a build (archscan-bench, -table2, -ablation built):
+# The full performance run on the GPU machine, after a build (archscan-bench, -table2, -ablation and
+# archscan-compare built):
 #
 #   perf/run_full.sh BUILD_DIR OUT_DIR
 #
-# Writes into OUT_DIR: bench.json (Google Benchmark), bench.md (every case), summary.md (largest size of
-# each algorithm and type), throughput_<algorithm>.png, table2.md, ablations.md, meta.txt (GPU, driver,
-# CUDA and CCCL versions, date); prints the summary table last. Exits non-zero when a program fails
-# (a mismatch with CUB, a CUDA error, no GPU), after running the others.
+# Writes into OUT_DIR: bench_medians.json (the compact form: per case median, spread, GB/s, ratio to CUB,
+# and the run's context; what perf/results/<gpu>/ commits), bench.md (every case), summary.md (largest
+# size of each algorithm and type), throughput_<algorithm>.png (plotted from bench_medians.json),
+# table2.md, ablations.md, meta.txt (GPU, driver, CUDA and CCCL versions, date), and bench_full.json,
+# Google Benchmark's own JSON (~4 MB, a run artifact: git ignores it under perf/results/). Prints the
+# summary table last. Exits non-zero when a program fails (a mismatch with CUB, a CUDA error, no GPU),
+# after running the others.
 set -uo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -20,7 +24,7 @@ bin=$build/perf
 mkdir -p "$out"
 status=0
 
-for p in archscan-bench archscan-table2 archscan-ablation; do
+for p in archscan-bench archscan-table2 archscan-ablation archscan-compare; do
   [[ -x $bin/$p ]] || { echo "run_full.sh: $bin/$p is missing; build it first" >&2; exit 2; }
 done
 
@@ -37,13 +41,16 @@ done
 cat "$out/meta.txt"
 
 start=$(date +%s)
-"$bin/archscan-bench" --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+"$bin/archscan-bench" --benchmark_out="$out/bench_full.json" --benchmark_out_format=json \
   --markdown "$out/bench.md" --summary "$out/summary.md" > "$out/bench.log" 2>&1 || status=1
 echo "archscan-bench: $(( $(date +%s) - start )) s (log: $out/bench.log)"
 
-if [[ -s $out/bench.json ]]; then
+if [[ -s $out/bench_full.json ]]; then
+  "$bin/archscan-compare" --compact "$out/bench_full.json" "$out/bench_medians.json" || status=1
+fi
+if [[ -s $out/bench_medians.json ]]; then
   for alg in exclusive_scan inclusive_scan exclusive_scan_by_key transform_inclusive_scan; do
-    python3 "$here/plot.py" "$out/bench.json" "$out/throughput_$alg.png" --algorithm "$alg" || status=1
+    python3 "$here/plot.py" "$out/bench_medians.json" "$out/throughput_$alg.png" --algorithm "$alg" || status=1
   done
 fi
 

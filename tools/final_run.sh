@@ -8,6 +8,7 @@
 #   suites      suite and suite-new at once                                                 ~6 min
 #   sanitize    the four compute-sanitizer tools over the turing tests (tools/sanitize.sh)    ~3 min
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
+#               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
 # A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
@@ -57,6 +58,9 @@ for part in ${parts//,/ }; do
       ;;
     bench)
       [ -f build/gpu/build.ninja ] || build_old
+      # What run_full.sh runs, up to date with the tree (nothing to do right after build_old).
+      cmake --build build/gpu --target archscan-bench archscan-table2 archscan-ablation archscan-compare \
+        > "$out/bench-build.txt" 2>&1 || tail -n 20 "$out/bench-build.txt"
       perf/run_full.sh build/gpu "$out/bench" > "$out/run_full.txt" 2>&1
       echo "run_full rc=$?" >> "$out/run_full.txt"
       ;;

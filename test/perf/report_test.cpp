@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,22 @@ TEST(PerfCompact, IsABaselineOfTheGates) {
   EXPECT_TRUE(c.warnings.empty());
   EXPECT_EQ(verdict::regression, c.gate.rows[0].outcome);
   EXPECT_NEAR(960.0 / 880.0, c.gate.rows[0].ratio, 1e-9);
+}
+
+TEST(PerfCompact, CommittedResultsLoadAndStaySmall) {
+  // perf/results/<gpu>/bench_medians.json: committed, a baseline for archscan-compare, under 2 MB.
+  const std::string path = fixtures + "/../../../perf/results/h100/bench_medians.json";
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  ASSERT_TRUE(f) << path;
+  EXPECT_LT(static_cast<long long>(f.tellg()), 2'000'000);
+  const run r = load_run(path);
+  EXPECT_EQ("NVIDIA H100 80GB HBM3", r.device);
+  EXPECT_EQ("cccl 3.0.1", r.cccl);
+  EXPECT_GT(r.results.size(), 1000u);
+  for (const result& x : r.results) {
+    EXPECT_GT(x.median_us, 0) << x.key();
+    EXPECT_GT(x.copy_GBps, 0) << x.key();
+  }
 }
 
 TEST(PerfGate, UnchangedRunPasses) {
