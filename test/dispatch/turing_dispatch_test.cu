@@ -116,9 +116,10 @@ TEST(TuringPlan, StatesUpToTwoToTheForty) {
         ASSERT_EQ(plan.tiles.tiles, tiles) << n;
         EXPECT_EQ(plan.tiles.grid, tiles) << n;  // one block per tile
         EXPECT_EQ(plan.states.status_offset, 256u);
-        EXPECT_EQ(plan.states.zero_bytes, 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4)) << n;
-        const std::size_t slots = packed ? 0 : 2 * up256(t * bytes);
-        EXPECT_EQ(plan.temp_bytes, up256(plan.states.zero_bytes) + slots) << n;
+        const std::size_t statuses = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
+        const std::size_t slots    = packed ? 0 : 2 * up256(t * bytes);
+        EXPECT_EQ(plan.temp_bytes, up256(statuses) + slots) << n;
+        EXPECT_EQ(plan.states.zero_bytes, packed ? statuses : plan.temp_bytes) << n;
       }
     }
   }

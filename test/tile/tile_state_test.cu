@@ -41,9 +41,9 @@ TEST(TileStateLayout, SplitStatusesAndTwoSlotArrays) {
     const auto t             = static_cast<std::size_t>(tiles);
     const auto l             = make_tile_state_layout(tiles, bytes, false);
     EXPECT_FALSE(l.packed);
-    // counter | statuses | aggregates | inclusive prefixes: aligned, disjoint, and only the first two zeroed
-    EXPECT_EQ(l.zero_bytes, 256 + 4 * t);
-    EXPECT_EQ(l.aggregates_offset, up256(l.zero_bytes));
+    // counter | statuses | aggregates | inclusive prefixes: aligned, disjoint, all zeroed by the reset
+    EXPECT_EQ(l.aggregates_offset, up256(256 + 4 * t));
+    EXPECT_EQ(l.zero_bytes, l.bytes);
     EXPECT_EQ(l.inclusives_offset, l.aggregates_offset + up256(bytes * t));
     EXPECT_EQ(l.bytes, l.inclusives_offset + up256(bytes * t));
     EXPECT_EQ(l.aggregates_offset % 256, 0u);

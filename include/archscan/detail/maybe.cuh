@@ -7,10 +7,12 @@
 
 namespace archscan::detail {
 
+//! `valid` is a full word: it travels through warp shuffles beside the value, and a `bool` there
+//! cost the turing tile registers (spills at its 64-register cap for 8-byte accumulators).
 template <class T>
 struct maybe {
   T value;
-  bool valid;
+  int valid;
 };
 
 template <class Op>
@@ -20,7 +22,7 @@ struct maybe_op {
   __device__ __forceinline__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
     if (!a.valid) return b;
     if (!b.valid) return a;
-    return maybe<T>{static_cast<T>(op(a.value, b.value)), true};
+    return maybe<T>{static_cast<T>(op(a.value, b.value)), 1};
   }
 };
 

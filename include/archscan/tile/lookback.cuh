@@ -19,7 +19,8 @@
 //! predecessor still invalid sleeps (`__nanosleep`, doubling from backoff_min_ns to backoff_max_ns; 0
 //! spins) and polls again. After `spin_limit` polls the kernel calls `__trap()`: reachable only if the
 //! forward-progress argument is broken (for example a corrupted or re-used state array), and a trap
-//! turns a silent hang into a reported launch failure.
+//! turns a silent hang into a reported launch failure. `spin_limit` 0 counts nothing and never traps:
+//! the count takes registers that a tile at its register cap may not have to spare.
 
 #include <cstdint>
 
@@ -35,7 +36,9 @@ struct backoff {
   unsigned delay = Config::backoff_min_ns;
   std::uint64_t polls = 0;
   __device__ __forceinline__ void wait() {
-    if (++polls >= Config::spin_limit) __trap();  // forward progress is broken: fail loudly
+    if constexpr (Config::spin_limit > 0) {
+      if (++polls >= Config::spin_limit) __trap();  // forward progress is broken: fail loudly
+    }
     if constexpr (Config::backoff_min_ns > 0) {
       __nanosleep(delay);
       delay = delay * 2 < Config::backoff_max_ns ? delay * 2 : Config::backoff_max_ns;
@@ -79,7 +82,7 @@ struct window_lookback {
     using detail::maybe_op;
     const int lane = warp::lane_id();
     if (delay_ns > 0) __nanosleep(delay_ns);
-    maybe<T> running{T{}, false};
+    maybe<T> running{T{}, 0};
     std::int64_t end = tile;  // this window: tiles [end - window, end)
     for (;;) {
       const std::int64_t pred = end - window + lane;

@@ -20,9 +20,11 @@
 //!    semantics before reading the slot it names.
 //!
 //! Host side: `tile_state_layout` places the counter and the states in temporary storage, the reset
-//! state is all zero (every status invalid, the counter at tile 0), and `reset_tile_states` zeroes
-//! exactly the bytes that must be zero with one `cudaMemsetAsync` (a reset kernel measured slower at
-//! small n: one more launch).
+//! state is all zero (every status invalid, the counter at tile 0), and `reset_tile_states` zeroes it
+//! with one `cudaMemsetAsync` (a reset kernel measured slower at small n: one more launch). Split
+//! states have their slots zeroed as well: a store of a struct need not write its padding, and a
+//! reader copies the whole slot, so without the reset it would read uninitialized bytes (harmless,
+//! but compute-sanitizer's initcheck reports them).
 
 #include <cstddef>
 #include <cstdint>
@@ -96,7 +98,7 @@ struct tile_state_layout {
   std::size_t status_offset     = 0;  //!< packed words, or 32-bit statuses (the counter is at offset 0)
   std::size_t aggregates_offset = 0;  //!< split only: one accumulator per tile
   std::size_t inclusives_offset = 0;  //!< split only
-  std::size_t zero_bytes        = 0;  //!< bytes from offset 0 that must be zero: the counter and every status
+  std::size_t zero_bytes        = 0;  //!< bytes from offset 0 that the reset zeroes: counter, statuses (and split slots)
   std::size_t bytes             = 0;  //!< the whole, a multiple of detail::storage_alignment
 };
 
@@ -118,6 +120,7 @@ constexpr tile_state_layout make_tile_state_layout(std::int64_t tiles, std::size
     bytes += align_up(count * accum_bytes, storage_alignment);
   }
   l.bytes = bytes;
+  if (!packed) l.zero_bytes = bytes;
   return l;
 }
 

@@ -38,10 +38,10 @@ struct wave {
     const std::int64_t run   = (tile + warp::threads - 1) / warp::threads;
     const std::int64_t first = lane * run;
     const std::int64_t last  = first + run < tile ? first + run : tile;
-    detail::maybe<T> mine{T{}, false};
+    detail::maybe<T> mine{T{}, 0};
     if (first < last) {
       mine.value = d_aggregates[first];
-      mine.valid = true;
+      mine.valid = 1;
 #pragma unroll 4
       for (std::int64_t i = first + 1; i < last; ++i) mine.value = static_cast<T>(op(mine.value, d_aggregates[i]));
     }
