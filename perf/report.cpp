@@ -287,7 +287,7 @@ std::string compact_json(const run& r) {
 
   json context = json::object();
   for (const char* k : {"date", "device", "compute_capability", "cccl", "CCCL_VERSION", "CUB_VERSION", "versions",
-                        "copy_GBps", "l2_cache", "method"}) {
+                        "copy_GBps", "l2_cache", "method", "runs"}) {
     const std::string key = k;
     if (key == "cccl") {
       if (!r.cccl.empty()) context[key] = r.cccl;
@@ -381,6 +381,17 @@ bool comparison::failed() const {
   });
 }
 
+namespace {
+//! The verdict on a case whose time changed by `change` (new / old - 1) where threshold + noise is allowed.
+verdict classify(double change, double threshold, double noise) {
+  const double allowed = threshold + noise;
+  return change > allowed    ? verdict::regression
+       : change > 0          ? (change > threshold ? verdict::slower : verdict::unchanged)
+       : -change > allowed   ? verdict::faster
+                             : verdict::unchanged;
+}
+}  // namespace
+
 comparison compare(const std::vector<result>& baseline, const std::vector<result>& candidate, double threshold,
                    const std::vector<result>* rerun, bool allow_missing) {
   comparison c;
@@ -410,12 +421,7 @@ comparison compare(const std::vector<result>& baseline, const std::vector<result
     const auto a     = again.find(row.key);
     row.noise        = a != again.end() && b.median_us > 0 ? std::fabs(a->second->median_us / b.median_us - 1)
                                                            : std::max(b.spread, k.spread);
-    const double allowed = threshold + row.noise;
-    const double change  = row.ratio - 1;
-    row.outcome = change > allowed ? verdict::regression
-                : change > 0       ? (change > threshold ? verdict::slower : verdict::unchanged)
-                : -change > allowed ? verdict::faster
-                                    : verdict::unchanged;
+    row.outcome = classify(row.ratio - 1, threshold, row.noise);
     c.rows.push_back(row);
   }
   for (const result& k : candidate)
@@ -562,6 +568,175 @@ std::string markdown_release_comparison(const release_comparison& c) {
   os << "\n"
      << gate_line(c.gate, {"Gate on CUB", "CUB's time new / old", "|CUB rerun / old - 1| from --noise, a second run of the old build",
                            "the new build"});
+  return os.str();
+}
+
+// ---- repeated runs of two builds -----------------------------------------------------------------------
+
+namespace {
+//! One case over several runs of one build.
+struct case_runs {
+  result first;                //!< the case as the first run that has it reports it
+  std::vector<double> medians; //!< each run's median, in run order (positive and finite only)
+  double spread = 0;           //!< the largest of the runs' spreads
+};
+
+//! Every case of `runs`, in order of first appearance.
+std::pair<std::vector<std::string>, std::map<std::string, case_runs>> gather(const std::vector<run>& runs) {
+  std::vector<std::string> order;
+  std::map<std::string, case_runs> by_key;
+  for (const run& r : runs)
+    for (const result& x : r.results) {
+      const std::string k = x.key();
+      auto it             = by_key.find(k);
+      if (it == by_key.end()) {
+        order.push_back(k);
+        it = by_key.emplace(k, case_runs{x, {}, 0}).first;
+      }
+      if (x.median_us > 0 && std::isfinite(x.median_us)) {
+        it->second.medians.push_back(x.median_us);
+        it->second.spread = std::max(it->second.spread, x.spread);
+      }
+    }
+  return {order, by_key};
+}
+
+//! max_i |x_i / median - 1|; `single` (the run's own spread) when fewer than two runs.
+double spread_about(const std::vector<double>& xs, double median, double single) {
+  if (xs.size() < 2) return single;
+  double s = 0;
+  for (double x : xs) s = std::max(s, std::fabs(x / median - 1));
+  return s;
+}
+
+runs_geomean geomean_of(const std::string& impl, const std::vector<double>& ratios) {
+  runs_geomean g{impl, ratios.size(), 0};
+  if (ratios.empty()) return g;
+  double logs = 0;
+  for (double r : ratios) logs += std::log(r);
+  g.ratio = std::exp(logs / static_cast<double>(ratios.size()));
+  return g;
+}
+
+std::string runs_list(const std::vector<double>& us) {
+  std::string s;
+  for (std::size_t i = 0; i < us.size(); ++i) s += (i ? ", " : "") + fmt("%.2f", us[i]);
+  return s.empty() ? "-" : s;
+}
+
+std::string signed_percent(double ratio) { return ratio > 0 ? fmt("%+.2f%%", 100 * (ratio - 1)) : "-"; }
+}  // namespace
+
+run median_run(const std::vector<run>& runs) {
+  run out;
+  if (runs.empty()) return out;
+  out.cccl            = runs.front().cccl;
+  out.device          = runs.front().device;
+  out.context         = runs.front().context;
+  out.context["runs"] = std::to_string(runs.size());
+  auto [order, by_key] = gather(runs);
+  for (const std::string& k : order) {
+    const case_runs& c = by_key.at(k);
+    if (c.medians.empty()) continue;
+    result r    = c.first;
+    r.median_us = median_of(c.medians);
+    const auto [lo, hi] = std::minmax_element(c.medians.begin(), c.medians.end());
+    r.spread    = std::max(c.spread, (*hi - *lo) / r.median_us);
+    out.results.push_back(r);
+  }
+  return out;
+}
+
+runs_comparison compare_runs(const std::vector<run>& old_runs, const std::vector<run>& new_runs, double threshold,
+                             bool allow_missing) {
+  if (old_runs.empty() || new_runs.empty()) throw std::runtime_error("compare_runs: no old or no new run");
+  runs_comparison c;
+  c.old_runs               = old_runs.size();
+  c.new_runs               = new_runs.size();
+  c.gate.threshold         = threshold;
+  c.gate.allow_missing     = allow_missing;
+  c.gate.noise_from_rerun  = true;
+  const auto [old_order, olds] = gather(old_runs);
+  const auto [new_order, news] = gather(new_runs);
+
+  std::vector<std::string> order = old_order;
+  for (const std::string& k : new_order)
+    if (!olds.count(k)) order.push_back(k);
+  std::vector<std::string> impls;
+  std::map<std::string, std::vector<double>> ratios;  // per implementation
+  std::vector<double> all;
+  for (const std::string& k : order) {
+    comparison_row row;
+    runs_case rc;
+    row.key            = k;
+    const auto o       = olds.find(k);
+    const auto n       = news.find(k);
+    const bool has_old = o != olds.end() && !o->second.medians.empty();
+    const bool has_new = n != news.end() && !n->second.medians.empty();
+    if (has_old) {
+      rc.old_us       = o->second.medians;
+      row.baseline_us = median_of(rc.old_us);
+      rc.old_noise    = spread_about(rc.old_us, row.baseline_us, o->second.spread);
+    }
+    if (has_new) {
+      rc.new_us        = n->second.medians;
+      row.candidate_us = median_of(rc.new_us);
+      rc.new_noise     = spread_about(rc.new_us, row.candidate_us, n->second.spread);
+    }
+    if (!has_new) {
+      row.outcome = verdict::missing;
+    } else if (!has_old) {
+      row.outcome = verdict::added;
+    } else {
+      row.ratio            = row.candidate_us / row.baseline_us;
+      row.noise            = std::max(rc.old_noise, rc.new_noise);
+      row.outcome = classify(row.ratio - 1, threshold, row.noise);
+      const std::string& impl = o->second.first.impl;
+      if (!ratios.count(impl)) impls.push_back(impl);
+      ratios[impl].push_back(row.ratio);
+      all.push_back(row.ratio);
+    }
+    c.gate.rows.push_back(row);
+    c.cases.push_back(std::move(rc));
+  }
+  // CUB first: the control the others are read against.
+  std::stable_partition(impls.begin(), impls.end(), [](const std::string& i) { return i == reference_impl; });
+  for (const std::string& impl : impls) c.geomeans.push_back(geomean_of(impl, ratios[impl]));
+  c.overall = geomean_of("all", all);
+  c.control = geomean_of(reference_impl, ratios.count(reference_impl) ? ratios[reference_impl] : std::vector<double>{});
+  return c;
+}
+
+std::string markdown_runs_comparison(const runs_comparison& c) {
+  std::ostringstream os;
+  os << "| case | old (us) | new (us) | new / old | noise | verdict | old runs (us) | new runs (us) |\n"
+     << "|---|---:|---:|---:|---:|---|---|---|\n";
+  for (std::size_t i = 0; i < c.gate.rows.size(); ++i) {
+    const comparison_row& r = c.gate.rows[i];
+    const runs_case& k      = c.cases[i];
+    os << "| " << r.key << " | " << us_or_dash(r.baseline_us) << " | " << us_or_dash(r.candidate_us) << " | "
+       << (r.ratio > 0 ? fmt("%.3f", r.ratio) : "-") << " | " << fmt("%.1f%%", 100 * r.noise) << " | "
+       << to_string(r.outcome) << " | " << runs_list(k.old_us) << " (±" << fmt("%.1f%%", 100 * k.old_noise) << ") | "
+       << runs_list(k.new_us) << " (±" << fmt("%.1f%%", 100 * k.new_noise) << ") |\n";
+  }
+  os << "\nGeometric mean of median new / median old time over the cases in both builds (" << c.old_runs
+     << " old run(s), " << c.new_runs << " new run(s); > 1: the new build is slower):\n\n"
+     << "| implementation | cases | geomean new / old | change |\n|---|---:|---:|---:|\n";
+  for (const runs_geomean& g : c.geomeans)
+    os << "| " << g.impl << (g.impl == reference_impl ? " (control)" : "") << " | " << g.cases << " | "
+       << (g.ratio > 0 ? fmt("%.4f", g.ratio) : "-") << " | " << signed_percent(g.ratio) << " |\n";
+  os << "| all | " << c.overall.cases << " | " << (c.overall.ratio > 0 ? fmt("%.4f", c.overall.ratio) : "-") << " | "
+     << signed_percent(c.overall.ratio) << " |\n\n";
+  if (c.control.cases)
+    os << "Control: CUB is compiled from the same CCCL in both builds, so its geomean ("
+       << signed_percent(c.control.ratio) << " over " << c.control.cases
+       << " cases) is this session's drift between the old and the new slots, not a change of code; an "
+          "implementation's geomean means a change only as far as it differs from CUB's.\n\n";
+  else
+    os << "Control: no CUB case in both builds, so the session's slot drift is unknown.\n\n";
+  os << gate_line(c.gate, {"Gate", "median new / median old",
+                           "the larger of either build's max |run / its median - 1|; one run: its spread",
+                           "every new run"});
   return os.str();
 }
 

@@ -134,6 +134,56 @@ comparison compare(const std::vector<result>& baseline, const std::vector<result
 //! The comparison as a markdown table plus a one-line verdict.
 std::string markdown_comparison(const comparison& c);
 
+// ---- repeated runs of two builds -----------------------------------------------------------------------
+// Two builds run in rounds, interleaved in one session (perf/revision_ab.sh: old, new, old, new, ...). Per
+// case the gate takes the median over each build's runs (of the runs' medians) and, as noise, how far that
+// build's own runs strayed from their median: what one build does from slot to slot is the noise a change
+// must beat. CUB, compiled identically in both builds, is the control: its geometric mean of new / old is
+// the session's drift between the slots.
+
+//! Per case over `runs` (several runs of one build): the median of the runs' medians (runs without the case
+//! or with no positive, finite median for it are left out); spread the larger of the runs' spreads and of
+//! their medians' range relative to that median, as parse_results merges repetitions; bytes and copy
+//! bandwidth of the first run that has the case. Cases in order of first appearance; the context of the first
+//! run, plus `runs` (how many runs). Its compact form is old_medians.json / new_medians.json of revision_ab.sh.
+run median_run(const std::vector<run>& runs);
+
+//! One case's runs in a runs_comparison.
+struct runs_case {
+  std::vector<double> old_us;  //!< median of each old run that has the case, in run order
+  std::vector<double> new_us;  //!< the same of the new runs
+  double old_noise = 0;        //!< max_i |old_us[i] / median - 1|; that run's spread when only one run has it
+  double new_noise = 0;        //!< the same of the new runs
+};
+
+//! Geometric mean of median new / median old time over one implementation's cases in both builds.
+struct runs_geomean {
+  std::string impl;       //!< "cub", "archscan::<policy>", ...; "all" for every case
+  std::size_t cases = 0;  //!< cases in both builds
+  double ratio      = 0;  //!< > 1: the new build is slower; 0 when no case
+};
+
+struct runs_comparison {
+  comparison gate;                     //!< baseline = median of the old runs, candidate = of the new; noise =
+                                       //!< max(old_noise, new_noise); rows[i] is cases[i]
+  std::vector<runs_case> cases;
+  std::size_t old_runs = 0, new_runs = 0;
+  std::vector<runs_geomean> geomeans;  //!< per implementation in order of first appearance (CUB first when present)
+  runs_geomean overall;                //!< over every case in both builds
+  runs_geomean control;                //!< CUB's (identical code in both builds: the slot drift); cases 0 when absent
+  bool failed() const { return gate.failed(); }
+};
+
+//! The gate over repeated runs: per case median_new / median_old - 1 > threshold + noise is a regression,
+//! noise = the larger of the two builds' spreads about their medians (runs_case). A case in no new run is
+//! missing (fails unless allowed), one in no old run added. Throws std::runtime_error when either list is empty.
+runs_comparison compare_runs(const std::vector<run>& old_runs, const std::vector<run>& new_runs, double threshold,
+                             bool allow_missing = false);
+
+//! The comparison as markdown: one row per case (medians, ratio, noise, verdict, then each build's runs), the
+//! geometric means with CUB as the control, and the gate's one-line verdict last.
+std::string markdown_runs_comparison(const runs_comparison& c);
+
 // ---- across CCCL releases ------------------------------------------------------------------------------
 // Two builds of archscan-bench that differ only in the CCCL they were compiled with, run on one machine in
 // one session. The gate applies to CUB itself (did the new release slow cub::DeviceScan down?); each

@@ -1,6 +1,7 @@
 // Pure host tests of perf/report: reading results JSON (Google Benchmark's and the compact form), writing the
-// compact form, ratio and summary tables, markdown, the regression gate, and the comparison of two CCCL
-// releases (archscan-compare --cccl). No GPU is needed.
+// compact form, ratio and summary tables, markdown, the regression gate, the gate over repeated runs of two
+// builds (archscan-compare --runs-old/--runs-new) and the comparison of two CCCL releases (archscan-compare
+// --cccl). No GPU is needed.
 
 #include <algorithm>
 #include <cmath>
@@ -231,6 +232,134 @@ TEST(PerfGate, FasterAndAddedCasesPassMissingCasesFailUnlessAllowed) {
   EXPECT_NE(std::string::npos, md.find("PASS"));
   EXPECT_NE(std::string::npos, md.find("| candidate / baseline |"));
   EXPECT_NE(std::string::npos, markdown_comparison(compare(base, load_results(fixtures + "/candidate_slow.json"), 0.05)).find("FAIL"));
+}
+
+// ---- repeated runs of two builds (archscan-compare --runs-old ... --runs-new ...) -------------------------
+
+//! One run per entry of `us`: the case `key` with that median (spread 1%).
+std::vector<run> runs_of(const std::string& key, const std::vector<double>& us) {
+  const result like = parse_results("{\"format\": \"" + compact_format + "\", \"cases\": {\"" + key +
+                                    "\": {\"median_us\": 1, \"spread\": 0.01, \"bytes\": 8}}}")
+                          .at(0);
+  std::vector<run> out(us.size());
+  for (std::size_t i = 0; i < us.size(); ++i) {
+    out[i].results = {like};
+    out[i].results[0].median_us = us[i];
+  }
+  return out;
+}
+
+//! `b`'s runs appended to `a`'s, run by run (the same number of runs).
+std::vector<run> merge_runs(std::vector<run> a, const std::vector<run>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i].results.insert(a[i].results.end(), b.at(i).results.begin(), b.at(i).results.end());
+  return a;
+}
+
+TEST(PerfRunsGate, OldRunsSpreadingFifteenPercentHideATenPercentShift) {
+  // blelloch's by-key scans at 2^24..2^28 drift +-15% over a minute: a +10% new median is within that.
+  const std::string key = "exclusive_scan_by_key/int32/16777216/archscan::blelloch";
+  const runs_comparison c =
+      compare_runs(runs_of(key, {8500, 10000, 11500}), runs_of(key, {11000, 10900, 11200}), 0.05);
+  ASSERT_EQ(1u, c.gate.rows.size());
+  const comparison_row& r = c.gate.rows[0];
+  EXPECT_DOUBLE_EQ(10000, r.baseline_us);
+  EXPECT_DOUBLE_EQ(11000, r.candidate_us);
+  EXPECT_NEAR(1.10, r.ratio, 1e-12);
+  EXPECT_NEAR(0.15, c.cases[0].old_noise, 1e-12);
+  EXPECT_NEAR(200.0 / 11000, c.cases[0].new_noise, 1e-12);
+  EXPECT_NEAR(0.15, r.noise, 1e-12);  // the larger of the two
+  EXPECT_EQ(verdict::slower, r.outcome);
+  EXPECT_FALSE(c.failed());
+  // The same spread in the new runs counts the same way.
+  EXPECT_FALSE(compare_runs(runs_of(key, {10000, 10050, 9950}), runs_of(key, {9350, 11000, 12650}), 0.05).failed());
+}
+
+TEST(PerfRunsGate, TightRunsAndAnEightPercentShiftFail) {
+  const std::string key = "exclusive_scan/int32/1048576/archscan::turing";
+  const auto old_runs   = runs_of(key, {20.0, 20.1, 19.9});
+  const auto new_runs   = runs_of(key, {21.6, 21.7, 21.5});
+  const runs_comparison c = compare_runs(old_runs, new_runs, 0.05);
+  EXPECT_NEAR(1.08, c.gate.rows[0].ratio, 1e-12);
+  EXPECT_NEAR(0.005, c.gate.rows[0].noise, 1e-12);  // 8% > 5% + 0.5%
+  EXPECT_EQ(verdict::regression, c.gate.rows[0].outcome);
+  EXPECT_TRUE(c.failed());
+  EXPECT_FALSE(compare_runs(old_runs, new_runs, 0.09).failed());  // 8% < 9% + 0.5%
+  // One slow new run out of three moves the median no more than the other two allow.
+  EXPECT_FALSE(compare_runs(old_runs, runs_of(key, {20.0, 30.0, 20.1}), 0.05).failed());
+  // One run a side: the noise is the runs' own spread (1%), as compare() without a rerun.
+  const runs_comparison one = compare_runs(runs_of(key, {20.0}), runs_of(key, {21.6}), 0.05);
+  EXPECT_NEAR(0.01, one.gate.rows[0].noise, 1e-12);
+  EXPECT_TRUE(one.failed());
+}
+
+TEST(PerfRunsGate, MissingCasesFailAddedCasesPassAndRunsMayLackACase) {
+  const std::string a = "exclusive_scan/int32/65536/cub", b = "exclusive_scan/int32/65536/archscan::turing";
+  const std::string d = "exclusive_scan/int32/65536/archscan::kepler";
+  const auto old_runs = merge_runs(runs_of(a, {7, 7, 7}), runs_of(b, {8, 8, 8}));
+  auto new_runs       = merge_runs(runs_of(a, {7, 7, 7}), runs_of(d, {9, 9, 9}));
+  new_runs[2].results.erase(new_runs[2].results.begin());  // the last new run lost CUB (it timed out)
+  const runs_comparison c = compare_runs(old_runs, new_runs, 0.05);
+  ASSERT_EQ(3u, c.gate.rows.size());
+  EXPECT_EQ(a, c.gate.rows[0].key);
+  EXPECT_EQ(2u, c.cases[0].new_us.size());  // two new runs have it: still compared
+  EXPECT_EQ(verdict::unchanged, c.gate.rows[0].outcome);
+  EXPECT_EQ(b, c.gate.rows[1].key);
+  EXPECT_EQ(verdict::missing, c.gate.rows[1].outcome);
+  EXPECT_EQ(d, c.gate.rows[2].key);
+  EXPECT_EQ(verdict::added, c.gate.rows[2].outcome);
+  EXPECT_TRUE(c.failed());
+  EXPECT_FALSE(compare_runs(old_runs, new_runs, 0.05, /*allow_missing=*/true).failed());
+  const std::string md = markdown_runs_comparison(c);
+  EXPECT_NE(std::string::npos, md.find("| " + b + " | 8.00 | - | - | 0.0% | missing in candidate | 8.00, 8.00, 8.00 (±0.0%) | - (±0.0%) |"));
+  EXPECT_NE(std::string::npos, md.find("0 regression(s), 1 case(s) missing from every new run: FAIL"));
+  EXPECT_THROW(compare_runs({}, new_runs, 0.05), std::runtime_error);
+}
+
+TEST(PerfRunsGate, GeomeansPerImplementationWithCubAsTheControl) {
+  const runs_comparison c = compare_runs({load_run(fixtures + "/runs_old_1.json"), load_run(fixtures + "/runs_old_2.json"),
+                                          load_run(fixtures + "/runs_old_3.json")},
+                                         {load_run(fixtures + "/runs_new_1.json"), load_run(fixtures + "/runs_new_2.json"),
+                                          load_run(fixtures + "/runs_new_3.json")},
+                                         0.05);
+  ASSERT_EQ(4u, c.gate.rows.size());
+  EXPECT_EQ(3u, c.old_runs);
+  ASSERT_EQ(3u, c.geomeans.size());
+  EXPECT_EQ("cub", c.geomeans[0].impl);  // first: the control
+  EXPECT_EQ(2u, c.geomeans[0].cases);
+  EXPECT_NEAR(std::sqrt(10.1 / 10.0 * 705.0 / 700.0), c.geomeans[0].ratio, 1e-12);
+  EXPECT_EQ(c.geomeans[0].ratio, c.control.ratio);
+  EXPECT_EQ("archscan::turing", c.geomeans[1].impl);
+  EXPECT_NEAR(1.08, c.geomeans[1].ratio, 1e-12);
+  EXPECT_EQ("archscan::blelloch", c.geomeans[2].impl);
+  EXPECT_NEAR(1.10, c.geomeans[2].ratio, 1e-12);
+  EXPECT_EQ(4u, c.overall.cases);
+  EXPECT_NEAR(std::pow(10.1 / 10.0 * 705.0 / 700.0 * 1.08 * 1.10, 0.25), c.overall.ratio, 1e-12);
+  EXPECT_EQ(verdict::regression, c.gate.rows[1].outcome);  // turing: tight runs, +8%
+  EXPECT_EQ(verdict::slower, c.gate.rows[3].outcome);      // blelloch: +10% within its runs' 15%
+  const std::string md = markdown_runs_comparison(c);
+  EXPECT_NE(std::string::npos, md.find("| cub (control) | 2 | 1.0086 | +0.86% |"));
+  EXPECT_NE(std::string::npos, md.find("| archscan::turing | 1 | 1.0800 | +8.00% |"));
+  EXPECT_NE(std::string::npos, md.find("Control: CUB is compiled from the same CCCL in both builds, so its geomean (+0.86%"));
+  EXPECT_NE(std::string::npos, md.find("| exclusive_scan/int32/1048576/archscan::turing | 20.00 | 21.60 | 1.080 | 0.5% | "
+                                       "REGRESSION | 20.00, 20.10, 19.90 (±0.5%) | 21.60, 21.70, 21.50 (±0.5%) |"));
+  EXPECT_NE(std::string::npos, md.find("1 regression(s), 0 case(s) missing from every new run: FAIL"));
+}
+
+TEST(PerfRunsGate, MedianRunIsThePerCaseMedianOverRuns) {
+  const run m = median_run({load_run(fixtures + "/runs_old_1.json"), load_run(fixtures + "/runs_old_2.json"),
+                            load_run(fixtures + "/runs_old_3.json")});
+  EXPECT_EQ("3", m.context.at("runs"));
+  EXPECT_EQ("NVIDIA H100 80GB HBM3", m.device);
+  ASSERT_EQ(4u, m.results.size());
+  EXPECT_EQ("exclusive_scan_by_key/int32/16777216/archscan::blelloch", m.results[3].key());
+  EXPECT_DOUBLE_EQ(10000, m.results[3].median_us);
+  EXPECT_NEAR(0.3, m.results[3].spread, 1e-12);  // (11500 - 8500) / 10000 beats each run's 1%
+  EXPECT_NEAR(0.02, m.results[0].spread, 1e-12);  // (10.1 - 9.9) / 10
+  const run back = parse_run(compact_json(m));  // what revision_ab.sh commits as old_medians.json
+  EXPECT_EQ("3", back.context.at("runs"));
+  EXPECT_DOUBLE_EQ(10000, back.results[3].median_us);
+  EXPECT_TRUE(median_run({}).results.empty());
 }
 
 // ---- across CCCL releases (fixtures cccl_*.json: CUB int32 2^28 9.1% slower in the new build, double 2^16
