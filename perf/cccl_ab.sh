@@ -47,19 +47,9 @@ filter=${ARCHSCAN_CCCL_AB_FILTER:-'^exclusive_scan/(int32|float|int64|double)/(6
 budget=${ARCHSCAN_CCCL_AB_BUDGET_S:-540}
 old_dir=$prefix-old
 new_dir=$prefix-new
-logs=$out/logs
-t0=$(date +%s)
-
-mkdir -p "$logs" || exit 2
-seconds_left() { echo $((budget - ($(date +%s) - t0))); }
-
-# The device tool returns at most eight files: the logs travel packed, whatever way the script ends.
-# shellcheck disable=SC2317 # called by the EXIT trap
-pack_logs() {
-  [[ -d $logs ]] && tar -czf "$out/logs.tar.gz" -C "$out" logs && rm -rf "$logs"
-}
-trap pack_logs EXIT
-trap 'exit 2' TERM INT
+# shellcheck source=perf/ab_common.sh
+source perf/ab_common.sh || exit 2
+ab_init  # logs, packed into logs.tar.gz whatever way the script ends
 
 summary() {  # STATUS WORD, the rest of the line
   echo "cccl_ab: $*"
@@ -70,40 +60,14 @@ if [[ ! -f $new_cccl/cccl-config.cmake ]]; then
   summary "ERROR | no CCCL package at $new_cccl (tools/fetch_cccl.sh 13.3.5.0.6 fetches it; carry .cccl)"
   exit 2
 fi
-jobs=$(($(nproc) / 2))
-((jobs >= 1)) || jobs=1
-build() {  # NAME DIR TARGETS CMAKE_ARGS...
-  local name=$1 dir=$2 limit targets
-  read -ra targets <<< "$3"
-  shift 3
-  limit=$(($(seconds_left) - 60))
-  ((limit > 0)) || limit=1
-  {
-    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-      -DARCHSCAN_BUILD_TESTS=OFF -DARCHSCAN_BENCH_SCANS="$scans" "$@" &&
-      timeout "$limit" cmake --build "$dir" -j "$jobs" --target "${targets[@]}"
-  } > "$logs/build_$name.log" 2>&1
-}
 # -UCCCL_DIR: the old build finds the toolkit's CCCL even where the folder was once configured otherwise.
-build old "$old_dir" "archscan-bench archscan-compare" -UCCCL_DIR &
-pid_old=$!
-build new "$new_dir" "archscan-bench" -DCCCL_DIR="$new_cccl" &
-pid_new=$!
-wait $pid_old
-rc_old=$?
-wait $pid_new
-rc_new=$?
-t_build=$(($(date +%s) - t0))
+ab_old_args=(-UCCCL_DIR)
+ab_new_args=(-DCCCL_DIR="$new_cccl")
+ab_build_pair . "$old_dir" "archscan-bench archscan-compare" . "$new_dir" "archscan-bench"
 cccl_of() { sed -n 's/^CCCL_DIR:[A-Z]*=//p' "$1/CMakeCache.txt" 2> /dev/null; }
 echo "build old (rc $rc_old): CCCL from $(cccl_of "$old_dir")"
 echo "build new (rc $rc_new): CCCL from $(cccl_of "$new_dir")"
-for name in old new; do
-  rc_var=rc_$name
-  if [[ ${!rc_var} -ne 0 ]]; then
-    echo "--- tail of the $name build's log ---"
-    tail -n 30 "$logs/build_$name.log"
-  fi
-done
+ab_build_tails
 if [[ $rc_old -ne 0 || $rc_new -ne 0 ]]; then
   summary "ERROR | build failed (old rc $rc_old, new rc $rc_new) after $t_build s | logs in $out/logs.tar.gz"
   exit 2
@@ -119,36 +83,19 @@ fi
 
 # ---- 2. old, new, old again on the same GPU ------------------------------------------------------------
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
-  echo "nvcc: $(nvcc --version 2>&1 | tail -n 2 | head -n 1)"
+  ab_meta_head
   echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | grep -q . && echo '(dirty)')"
 } > "$logs/meta.txt"
 declare -A rc_run
-bench() {  # NAME DIR
-  local name=$1 dir=$2 limit
-  limit=$(($(seconds_left) - 30))  # 30 s kept for the comparison and the logs
-  ((limit > 180)) && limit=180
-  if ((limit < 20)); then
-    echo "$name run skipped: $limit s left of the budget"
-    rc_run[$name]=skipped
-    return
-  fi
-  local start=$SECONDS
-  timeout "$limit" "$dir/perf/archscan-bench" --reps "$reps" --benchmark_filter="$filter" \
-    --benchmark_out="$out/$name.json" --benchmark_out_format=json > "$logs/$name.log" 2>&1
-  rc_run[$name]=$?
-  echo "$name run: $((SECONDS - start)) s, rc ${rc_run[$name]} (124: stopped at its $limit s limit)"
-}
 t_runs=$(date +%s)
-bench old "$old_dir"
+ab_bench old "$old_dir" "$out/old.json"
 if [[ ${rc_run[old]} == 2 ]]; then  # archscan-bench: no usable GPU, or a flag it does not know
   tail -n 5 "$logs/old.log"
   summary "ERROR | archscan-bench exited 2 (no usable GPU, or a bad flag): see above"
   exit 2
 fi
-bench new "$new_dir"
-bench old_rerun "$old_dir"
+ab_bench new "$new_dir" "$out/new.json"
+ab_bench old_rerun "$old_dir" "$out/old_rerun.json"
 t_runs=$(($(date +%s) - t_runs))
 
 # ---- 3. the comparison ---------------------------------------------------------------------------------
