@@ -9,30 +9,45 @@
 # 1. Builds archscan-bench from OLD_SRC_DIR (build/gpu-rev-old) and archscan-bench and archscan-compare
 #    from this tree (build/gpu-rev-new), both at once, against the toolkit's CCCL. Case names are the
 #    same in every build, and the old harness writes the same Google Benchmark JSON, so the runs line up.
-# 2. Runs old, new, old again, back to back on the same GPU: every archscan policy and CUB, int32, float,
-#    int64, double at 2^16, 2^20, 2^24, 2^28, of each scan built; 100 timed calls per case. Estimated from
-#    run N's medians on the H100: ~35 s of timed calls a run with all four scans (by-key scans half of
-#    it), ~45-50 s with set-up; both builds ~2-3 minutes on 16 cores. Why the second old run: the same
-#    build's own drift within the session is the noise a change must beat.
-# 3. archscan-compare old new --noise old_rerun (this tree's; it reads the old harness's JSON too): every
-#    case gated, a regression when new / old time - 1 > threshold + |old rerun / old - 1|.
+# 2. Runs the two builds in rounds, interleaved on the same GPU: old, new, old, new, ... until each has run
+#    ROUNDS times (O N O N O N for 3): every archscan policy and CUB, int32, float, int64, double at 2^16,
+#    2^20, 2^24, 2^28, of each scan built; 60 timed calls per case. Why rounds: one rerun of the old build
+#    does not see the drift between the slots (CUB, identical in both builds, came out +1.45% in the new
+#    slot against -0.4% in the rerun), nor the +-15% that blelloch's by-key scans at 2^24..2^28 (2 GiB of
+#    pool scratch a call) wander over a minute. Measured on the H100: ~38 s of timed calls a run of all
+#    four scans at 100 calls a case (448 cases), so ~23 s at 60, ~35 s with set-up: ~3.5 minutes for six
+#    runs; both builds ~2-3 minutes on 16 cores. A round that would not fit the budget (two runs as long
+#    as the longest so far, 30 s kept) is skipped, and the report says so.
+# 3. archscan-compare --runs-old O1 O2 ... --runs-new N1 N2 ... (this tree's; it reads the old harness's
+#    JSON too): per case the median over each build's runs; a regression when median new / median old - 1
+#    > threshold + noise, noise the larger of the two builds' max |run / its median - 1|. Also the geometric
+#    mean of new / old per implementation and overall, with CUB as the control: its geomean is the session's
+#    drift between the old and the new slots.
+# 4. Confirmation: the cases the gate flagged run again, alone (a filter of just those), in CONFIRM_ROUNDS
+#    more rounds of old then new (seconds: a few cases), and the gate is taken again over all runs. The
+#    rule does not change; the flagged cases get more runs, so a real regression shows in every round and
+#    stays flagged, while three runs of a noisy case that happened to group apart seldom do it again.
 #
-# OUT_DIR gets revision_ab.md (the table, the gate and how it was run), old_medians.json, new_medians.json,
-# old_rerun_medians.json (each run's compact form, archscan-compare --compact: what perf/results/
-# commits) and logs.tar.gz (build and run logs, meta.txt, and the runs' Google Benchmark JSON,
-# logs/{old,new,old_rerun}_full.json): five files, since the device tool returns eight at most. It
-# prints revision_ab.md, then one summary line last. Exit status: 0 the gate passed, 1 some case
-# regressed or went missing, or a run reported a mismatch with CUB or a CUDA error, 2 setup, build or
-# run error. --build-only stops after step 1 (to check here, without a GPU, that both builds compile).
+# OUT_DIR gets revision_ab.md (the table, the gate, the geomeans and how it was run), old_medians.json and
+# new_medians.json (the compact form of each case's median over that build's runs: what perf/results/
+# commits) and logs.tar.gz (build and run logs, meta.txt, each run's Google Benchmark JSON
+# logs/{old,new}_R_full.json and its compact form logs/{old,new}_R_medians.json, the gate before the
+# confirmation logs/compare_before_confirmation.md): four files, since the
+# device tool returns eight at most. It prints revision_ab.md, then one summary line last. Exit status: 0
+# the gate passed, 1 some case regressed or went missing, or a run reported a mismatch with CUB or a CUDA
+# error, 2 setup, build or run error. --build-only stops after step 1 (to check here, without a GPU, that
+# both builds compile).
 #
 # Environment (defaults in brackets):
 #   ARCHSCAN_REV_AB_ARCH      CUDA architectures [90]          ARCHSCAN_REV_AB_BUILD    build dir prefix [build/gpu-rev]
-#   ARCHSCAN_REV_AB_REPS      timed calls per case [100]       ARCHSCAN_REV_AB_THRESHOLD  the gate's threshold [0.05]
+#   ARCHSCAN_REV_AB_REPS      timed calls per case [60]        ARCHSCAN_REV_AB_THRESHOLD  the gate's threshold [0.05]
+#   ARCHSCAN_REV_AB_ROUNDS    runs of each build, interleaved old first [3]
+#   ARCHSCAN_REV_AB_CONFIRM_ROUNDS  more rounds of the flagged cases alone [2]; 0: none
 #   ARCHSCAN_REV_AB_SCANS     scans built (ARCHSCAN_BENCH_SCANS of both builds) [exclusive;inclusive;by_key;
 #                             transform when the budget is 420 s or more, else exclusive;by_key]
 #   ARCHSCAN_REV_AB_FILTER    Google Benchmark filter [the cases above]
 #   ARCHSCAN_REV_AB_NEW_LABEL how the report names this tree [git's short sha, "(dirty)" if so; else "this tree"]
-#   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [540]: a run that would not fit is skipped
+#   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [540]: a round that would not fit is skipped
 set -u
 set -o pipefail
 
@@ -47,7 +62,9 @@ out=$(realpath -m "$2")
 cd "$(dirname "$0")/.." || exit 2
 arch=${ARCHSCAN_REV_AB_ARCH:-90}
 prefix=${ARCHSCAN_REV_AB_BUILD:-build/gpu-rev}
-reps=${ARCHSCAN_REV_AB_REPS:-100}
+reps=${ARCHSCAN_REV_AB_REPS:-60}
+rounds=${ARCHSCAN_REV_AB_ROUNDS:-3}
+confirm=${ARCHSCAN_REV_AB_CONFIRM_ROUNDS:-2}
 threshold=${ARCHSCAN_REV_AB_THRESHOLD:-0.05}
 budget=${ARCHSCAN_REV_AB_BUDGET_S:-540}
 if [[ -n ${ARCHSCAN_REV_AB_SCANS:-} ]]; then
@@ -61,19 +78,13 @@ fi
 filter=${ARCHSCAN_REV_AB_FILTER:-'^(exclusive_scan|inclusive_scan|exclusive_scan_by_key|transform_inclusive_scan)/(int32|float|int64|double)/(65536|1048576|16777216|268435456)/(cub|archscan::[a-z_]+)/'}
 old_dir=$prefix-old
 new_dir=$prefix-new
-logs=$out/logs
-t0=$(date +%s)
-
-mkdir -p "$logs" || exit 2
-seconds_left() { echo $((budget - ($(date +%s) - t0))); }
-
-# The device tool returns at most eight files: the logs travel packed, whatever way the script ends.
-# shellcheck disable=SC2317 # called by the EXIT trap
-pack_logs() {
-  [[ -d $logs ]] && tar -czf "$out/logs.tar.gz" -C "$out" logs && rm -rf "$logs"
-}
-trap pack_logs EXIT
-trap 'exit 2' TERM INT
+if ! [[ $rounds =~ ^[1-9][0-9]*$ && $confirm =~ ^[0-9]+$ ]]; then
+  echo "ARCHSCAN_REV_AB_ROUNDS ($rounds) must be a positive number, ARCHSCAN_REV_AB_CONFIRM_ROUNDS ($confirm) a number" >&2
+  exit 2
+fi
+# shellcheck source=perf/ab_common.sh
+source perf/ab_common.sh || exit 2
+ab_init  # logs, packed into logs.tar.gz whatever way the script ends
 
 summary() {  # STATUS WORD, the rest of the line
   echo "revision_ab: $*"
@@ -97,37 +108,12 @@ if [[ $old_src == "$PWD" ]]; then
   summary "ERROR | OLD_SRC_DIR is this tree: export the old revision with tools/export_rev.sh REV"
   exit 2
 fi
-jobs=$(($(nproc) / 2))
-((jobs >= 1)) || jobs=1
-build() {  # NAME SOURCE_DIR BUILD_DIR TARGETS
-  local name=$1 src=$2 dir=$3 limit targets
-  read -ra targets <<< "$4"
-  limit=$(($(seconds_left) - 60))
-  ((limit > 0)) || limit=1
-  {
-    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-      -DARCHSCAN_BUILD_TESTS=OFF -DARCHSCAN_BENCH_SCANS="$scans" -UCCCL_DIR &&
-      timeout "$limit" cmake --build "$dir" -j "$jobs" --target "${targets[@]}"
-  } > "$logs/build_$name.log" 2>&1
-}
-build old "$old_src" "$old_dir" "archscan-bench" &
-pid_old=$!
-build new "$PWD" "$new_dir" "archscan-bench archscan-compare" &
-pid_new=$!
-wait $pid_old
-rc_old=$?
-wait $pid_new
-rc_new=$?
-t_build=$(($(date +%s) - t0))
+ab_old_args=(-UCCCL_DIR)
+ab_new_args=(-UCCCL_DIR)
+ab_build_pair "$old_src" "$old_dir" "archscan-bench" "$PWD" "$new_dir" "archscan-bench archscan-compare"
 echo "build old (rc $rc_old): $old_label from $old_src into $old_dir"
 echo "build new (rc $rc_new): $new_label into $new_dir"
-for name in old new; do
-  rc_var=rc_$name
-  if [[ ${!rc_var} -ne 0 ]]; then
-    echo "--- tail of the $name build's log ---"
-    tail -n 30 "$logs/build_$name.log"
-  fi
-done
+ab_build_tails
 if [[ $rc_old -ne 0 || $rc_new -ne 0 ]]; then
   summary "ERROR | build failed (old rc $rc_old, new rc $rc_new) after $t_build s | logs in $out/logs.tar.gz"
   exit 2
@@ -137,65 +123,118 @@ if ((build_only)); then
   exit 0
 fi
 
-# ---- 2. old, new, old again on the same GPU ------------------------------------------------------------
+# ---- 2. rounds of old and new on the same GPU -----------------------------------------------------------
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
-  echo "nvcc: $(nvcc --version 2>&1 | tail -n 2 | head -n 1)"
+  ab_meta_head
   echo "old: $old_label ($(cat "$old_src/REVISION" 2> /dev/null || echo "$old_src"))"
   echo "new: $new_label"
 } > "$logs/meta.txt"
 declare -A rc_run
-bench() {  # NAME DIR
-  local name=$1 dir=$2 limit
-  limit=$(($(seconds_left) - 30))  # 30 s kept for the comparison and the logs
-  ((limit > 180)) && limit=180
-  if ((limit < 20)); then
-    echo "$name run skipped: $limit s left of the budget"
-    rc_run[$name]=skipped
-    return
-  fi
-  local start=$SECONDS
-  timeout "$limit" "$dir/perf/archscan-bench" --reps "$reps" --benchmark_filter="$filter" \
-    --benchmark_out="$logs/${name}_full.json" --benchmark_out_format=json > "$logs/$name.log" 2>&1
-  rc_run[$name]=$?
-  echo "$name run: $((SECONDS - start)) s, rc ${rc_run[$name]} (124: stopped at its $limit s limit)"
+runs_old=()  # Google Benchmark JSON of the runs that finished (rc 0 or 1), in run order
+runs_new=()
+order=()     # every run started, in order
+longest=0    # the longest run so far, in seconds
+# Rounds FIRST..LAST of old then new, each run's JSON logs/{old,new}_R_full.json; the finished ones join
+# runs_old / runs_new. A round that would not fit is skipped: its note in rounds_note.
+run_rounds() {  # FIRST LAST
+  local round side name dir_var start left need
+  for ((round = $1; round <= $2; round++)); do
+    left=$(seconds_left)
+    need=$((longest + (longest > 20 ? longest : 20)))  # two runs, the second with ab_bench's 20 s at least
+    if ((round > $1 && left - 30 < need)); then
+      rounds_note="round(s) $round..$2 skipped: $left s of the budget left, a round needs $need s and 30 s are kept"
+      echo "$rounds_note"
+      return
+    fi
+    for side in old new; do
+      name=${side}_$round
+      dir_var=${side}_dir
+      order+=("$name")
+      start=$SECONDS
+      ab_bench "$name" "${!dir_var}" "$logs/${name}_full.json"
+      ((SECONDS - start > longest)) && longest=$((SECONDS - start))
+      if [[ ${rc_run[$name]} == 2 ]]; then  # archscan-bench: no usable GPU, or a flag it does not know
+        tail -n 5 "$logs/$name.log"
+        summary "ERROR | archscan-bench $name exited 2 (no usable GPU, or a bad flag): see above"
+        exit 2
+      fi
+      if [[ ${rc_run[$name]} =~ ^[01]$ && -s $logs/${name}_full.json ]]; then
+        if [[ $side == old ]]; then runs_old+=("$logs/${name}_full.json"); else runs_new+=("$logs/${name}_full.json"); fi
+      fi
+    done
+  done
 }
+rounds_note=""
 t_runs=$(date +%s)
-bench old "$old_dir"
-if [[ ${rc_run[old]} == 2 ]]; then  # archscan-bench: no usable GPU, or a flag it does not know
-  tail -n 5 "$logs/old.log"
-  summary "ERROR | archscan-bench exited 2 (no usable GPU, or a bad flag): see above"
-  exit 2
-fi
-bench new "$new_dir"
-bench old_rerun "$old_dir"
-t_runs=$(($(date +%s) - t_runs))
+run_rounds 1 "$rounds"
+main_runs="${#runs_old[@]}+${#runs_new[@]} runs"
+main_note="${#runs_old[@]} old and ${#runs_new[@]} new run(s) in $rounds round(s) of old then new"
+main_note+="${rounds_note:+ ($rounds_note)}"
+run_status() {  # every run started and its exit status
+  local name line=""
+  for name in "${order[@]}"; do line+="${line:+, }$name ${rc_run[$name]}"; done
+  echo "$line"
+}
 
 # ---- 3. the comparison ---------------------------------------------------------------------------------
 compare=$new_dir/perf/archscan-compare
-for name in old new old_rerun; do  # the compact form of each run, to commit
+for name in "${order[@]}"; do  # the compact form of each run, into the logs
   [[ -s $logs/${name}_full.json ]] &&
-    "$compare" --compact "$logs/${name}_full.json" "$out/${name}_medians.json" >> "$logs/compare.log" 2>&1
+    "$compare" --compact "$logs/${name}_full.json" "$logs/${name}_medians.json" >> "$logs/compare.log" 2>&1
 done
-noise=()
-noise_note="noise from the second old run"
-if [[ ${rc_run[old_rerun]} =~ ^[01]$ && -s $logs/old_rerun_full.json ]]; then
-  noise=(--noise "$logs/old_rerun_full.json")
-else
-  noise_note="no second old run (${rc_run[old_rerun]}): noise is each case's spread"
-fi
-"$compare" "$logs/old_full.json" "$logs/new_full.json" --threshold "$threshold" "${noise[@]}" \
-  --out "$logs/compare.md" >> "$logs/compare.log" 2>&1
-rc_compare=$?
-if [[ $rc_compare -eq 2 || ! -s $logs/compare.md ]]; then
-  cat "$logs/compare.log"
-  summary "ERROR | archscan-compare could not compare (rc $rc_compare; runs: old ${rc_run[old]}, new ${rc_run[new]}," \
-    "old_rerun ${rc_run[old_rerun]}) | logs in $out/logs.tar.gz"
+if ((${#runs_old[@]} == 0 || ${#runs_new[@]} == 0)); then
+  summary "ERROR | no finished run of the old or the new build ($(run_status)) | logs in $out/logs.tar.gz"
   exit 2
 fi
-# Over the table's rows (| case | old | new | new / old | noise | verdict |): how many cases are slower by
-# more than their noise alone (the gate adds the threshold), and the slowest.
+# What to commit: each case's median over the build's runs (with one run, that run's compact form).
+compare_all() {  # the gate over every finished run; sets rc_compare
+  "$compare" --runs-old "${runs_old[@]}" --runs-new "${runs_new[@]}" --threshold "$threshold" --out "$logs/compare.md" \
+    >> "$logs/compare.log" 2>&1
+  rc_compare=$?
+}
+compare_all
+# Confirmation: the cases the gate flagged run again, alone, in ARCHSCAN_REV_AB_CONFIRM_ROUNDS more rounds of
+# old then new, and the gate is taken again over all runs (those cases then have up to rounds + confirm runs
+# a build). A real regression shows again in every round; a chance grouping of a few noisy runs seldom does.
+# shellcheck disable=SC2016 # awk's own $ fields
+flagged=$(awk -F' [|] ' '$6 == "REGRESSION" { print substr($1, 3) }' "$logs/compare.md" 2> /dev/null)
+confirm_note="no case flagged after the first $rounds round(s)"
+if [[ $rc_compare -eq 1 && -n $flagged ]]; then
+  n_flagged=$(wc -l <<< "$flagged")
+  if ((confirm > 0)); then
+    cp "$logs/compare.md" "$logs/compare_before_confirmation.md"
+    main_filter=$filter
+    filter="^($(paste -sd'|' <<< "$flagged"))/"
+    rounds_note=""
+    run_rounds $((rounds + 1)) $((rounds + confirm))
+    filter=$main_filter
+    for name in "${order[@]}"; do  # the compact form of each confirmation run, into the logs
+      [[ ${name##*_} -gt $rounds && -s $logs/${name}_full.json ]] &&
+        "$compare" --compact "$logs/${name}_full.json" "$logs/${name}_medians.json" >> "$logs/compare.log" 2>&1
+    done
+    compare_all
+    # shellcheck disable=SC2016 # awk's own $ fields
+    still=$(awk -F' [|] ' '$6 == "REGRESSION" { n++ } END { print n + 0 }' "$logs/compare.md" 2> /dev/null)
+    confirm_note="$n_flagged case(s) flagged after $rounds round(s) ran alone in up to $confirm more round(s)"
+    confirm_note+="${rounds_note:+ ($rounds_note)}; over all runs $still still flagged"
+  else
+    confirm_note="$n_flagged case(s) flagged after $rounds round(s); no confirmation (ARCHSCAN_REV_AB_CONFIRM_ROUNDS=0)"
+  fi
+fi
+t_runs=$(($(date +%s) - t_runs))
+echo "confirmation: $confirm_note"
+# What to commit: each case's median over the build's runs (with one run, that run's compact form).
+{
+  "$compare" --compact "${runs_old[@]}" "$out/old_medians.json"
+  "$compare" --compact "${runs_new[@]}" "$out/new_medians.json"
+} >> "$logs/compare.log" 2>&1
+if [[ $rc_compare -eq 2 || ! -s $logs/compare.md ]]; then
+  cat "$logs/compare.log"
+  summary "ERROR | archscan-compare could not compare (rc $rc_compare; runs: $(run_status)) | logs in $out/logs.tar.gz"
+  exit 2
+fi
+# Over the table's rows (| case | old | new | new / old | noise | verdict | old runs | new runs |): how many
+# cases are slower by more than their noise alone (the gate adds the threshold), and the slowest.
 # shellcheck disable=SC2016 # awk's own $ fields
 slowest=$(awk -F' [|] ' '$1 ~ /^[|] [a-z_]+\/[a-z0-9]+\/[0-9]+\// && $4 != "-" {
     n++; r = $4 + 0; z = $5; sub(/%/, "", z); z /= 100
@@ -206,21 +245,21 @@ slowest=$(awk -F' [|] ' '$1 ~ /^[|] [a-z_]+\/[a-z0-9]+\/[0-9]+\// && $4 != "-" {
 {
   echo "## archscan revisions: $old_label (old) vs $new_label (new)"
   echo
-  echo "Device: $(sed -n 2p "$logs/meta.txt" | cut -d, -f1). One row per case: baseline = the old build's median"
-  echo "time, candidate = the new build's; candidate / baseline > 1: the new revision is slower; noise ="
-  echo "|old rerun / old - 1| for that case; the verdict of the gate."
+  echo "Device: $(sed -n 2p "$logs/meta.txt" | cut -d, -f1). One row per case: old, new = the median over that"
+  echo "build's runs of each run's median time; new / old > 1: the new revision is slower; noise = the larger of"
+  echo "the two builds' max |run / its median - 1| for that case; the verdict of the gate; each build's runs."
   echo
   cat "$logs/compare.md"
   echo
-  echo "Summary: ${slowest:-no case in both runs}."
+  echo "Summary: ${slowest:-no case in both builds}."
   echo
   echo "### How this was run"
   echo
   echo "\`perf/revision_ab.sh\`: old from \`${old_src#"$PWD"/}\`, new this tree; archscan-bench of scans"
-  echo "\`$scans\` built for sm_$arch against the toolkit's CCCL; runs old, new, old again back to back, $reps"
-  echo "timed calls per case (cold L2, median), filter \`$filter\`; $noise_note; threshold $threshold."
-  echo "Builds $t_build s (side by side), runs $t_runs s; run status: old ${rc_run[old]}, new ${rc_run[new]},"
-  echo "old_rerun ${rc_run[old_rerun]} (0: all cases matched CUB)."
+  echo "\`$scans\` built for sm_$arch against the toolkit's CCCL; $main_note, back to back"
+  echo "($reps timed calls per case, cold L2, median), filter \`$filter\`. Confirmation: $confirm_note."
+  echo "Threshold $threshold. Builds $t_build s (side by side), runs $t_runs s; run status"
+  echo "(0: all cases matched CUB; 124: stopped at its time limit): $(run_status)."
   echo
   sed 's/^/    /' "$logs/meta.txt"
 } > "$out/revision_ab.md"
@@ -229,13 +268,19 @@ echo
 
 status=0
 [[ $rc_compare -eq 1 ]] && status=1
-for name in old new old_rerun; do
+for name in "${order[@]}"; do
   [[ ${rc_run[$name]} == 0 ]] || { [[ ${rc_run[$name]} == 1 ]] && status=1; }
 done
 word=PASS
 ((status)) && word=FAIL
 gate=$(grep -m1 '^Gate' "$out/revision_ab.md")
-summary "$word | $old_label (old) vs $new_label (new) | ${slowest:-no case in both runs} | ${gate##*). }" \
-  "| runs old ${rc_run[old]}, new ${rc_run[new]}, old_rerun ${rc_run[old_rerun]} | builds $t_build s, runs $t_runs s" \
-  "| $out/revision_ab.md"
+# The geomeans' change column: CUB's (the control, the slot drift) and all cases'.
+geomean_change() {  # ROW NAME: the change column of that row of the geomean table
+  awk -F' [|] ' -v row="| $1" '$1 == row { sub(/ [|]$/, "", $4); print $4; exit }' "$out/revision_ab.md"
+}
+cub_drift=$(geomean_change "cub (control)")
+all_geo=$(geomean_change all)
+summary "$word | $old_label (old) vs $new_label (new) | ${slowest:-no case in both builds} | ${gate##*). }" \
+  "| geomean new/old all ${all_geo:-?}, CUB (control) ${cub_drift:-?} | $main_runs, confirmation: ${confirm_note%%;*}" \
+  "($(run_status)) | builds $t_build s, runs $t_runs s | $out/revision_ab.md"
 exit $status
