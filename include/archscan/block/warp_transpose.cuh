@@ -8,7 +8,6 @@
 //! the writes from the reads and the reads from the next exchange's writes (no lock-step assumed,
 //! Turing Tuning Guide 4.1.2). Every lane of a warp must call together.
 
-#include <cstddef>
 
 namespace archscan::block {
 

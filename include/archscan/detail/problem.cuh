@@ -9,7 +9,6 @@
 //! By-key scans arrive here as ordinary scans over (value, segment flags) items with a segmented operator.
 
 #include <cstdint>
-#include <type_traits>
 
 namespace archscan::detail {
 

@@ -18,7 +18,6 @@
 //! bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes). `Hooks` are test
 //! and ablation hooks (hooks.cuh), `no_hooks` for every shipped policy.
 
-#include <cstddef>
 #include <cstdint>
 #include <string>
 

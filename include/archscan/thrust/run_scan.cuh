@@ -2,7 +2,6 @@
 //! \file What the Thrust overloads share: forming the scan problem and handing it to dispatch.
 
 #include <cstdint>
-#include <type_traits>
 
 #include <cuda/std/iterator>
 #include <thrust/iterator/iterator_traits.h>

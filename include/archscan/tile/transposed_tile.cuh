@@ -22,7 +22,6 @@
 //! read from shared memory after a barrier, so it is uniform.
 
 #include <cstdint>
-#include <type_traits>
 
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
