@@ -43,7 +43,9 @@ constexpr auto entry_if_ready(const char* name) {
 
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
-  return std::tuple_cat(detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
+  return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
+                        detail::entry_if_ready<native_tuning, false>("archscan::native_nosync"),
+                        detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
                         detail::entry_if_ready<blelloch_tuning, false>("archscan::blelloch_nosync"),
                         detail::entry_if_ready<kepler_tuning, true>("archscan::kepler"),
                         detail::entry_if_ready<kepler_tuning, false>("archscan::kepler_nosync"),

@@ -89,6 +89,10 @@ inline const policy<kepler_tuning, false> kepler_nosync{};
 //! Tuned after the *Turing Tuning Guide*: single pass with decoupled look-back.
 inline const policy<turing_tuning> turing{};
 inline const policy<turing_tuning, false> turing_nosync{};
+//! A single pass for today's GPUs whose results are the same bits on every run and every GPU,
+//! floating point included (a look-back whose association depends only on the tile index).
+inline const policy<native_tuning> native{};
+inline const policy<native_tuning, false> native_nosync{};
 
 //! Temporary storage for any Thrust algorithm called with an archscan policy that has no user
 //! allocator: stream-ordered, from archscan's per-device pool. Found by argument-dependent lookup.

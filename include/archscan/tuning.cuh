@@ -20,6 +20,7 @@ namespace archscan {
 struct blelloch_family {};
 struct kepler_family {};
 struct turing_family {};
+struct native_family {};
 
 //! How a tile's items are read from global memory.
 enum class load_kind {
@@ -67,3 +68,4 @@ struct blelloch_tuning {
 
 #include <archscan/tuning_kepler.cuh>
 #include <archscan/tuning_turing.cuh>
+#include <archscan/tuning_native.cuh>

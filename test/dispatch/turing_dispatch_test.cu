@@ -14,7 +14,7 @@ namespace {
 
 using archscan::dispatch::make_turing_plan;
 using archscan::dispatch::single_pass_route;
-using archscan::dispatch::turing_fit_carveout;
+using archscan::dispatch::fit_carveout;
 using archscan::dispatch::turing_plan_input;
 
 std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
@@ -158,11 +158,11 @@ TEST(TuringPlan, LookbackDelayOnlyBeyondOneWaveOfResidentBlocks) {
 TEST(TuringPlan, CarveoutFitsTheResidentBlocks) {
   // H100: 228 KiB per SM; 5 blocks of 16.6 KiB + 1 KiB reserved each need 88 KiB: 39 %.
   const int smem = 16 * 1024 + 640;
-  const int pct  = turing_fit_carveout(5, smem, 1024, 228 * 1024);
+  const int pct  = fit_carveout(5, smem, 1024, 228 * 1024);
   EXPECT_GE(pct * 228 * 1024, 100 * 5 * (smem + 1024));
   EXPECT_LT((pct - 1) * 228 * 1024, 100 * 5 * (smem + 1024));
-  EXPECT_EQ(turing_fit_carveout(64, 64 * 1024, 0, 64 * 1024), 100);  // clamped
-  EXPECT_EQ(turing_fit_carveout(0, 1024, 0, 64 * 1024), 1);
+  EXPECT_EQ(fit_carveout(64, 64 * 1024, 0, 64 * 1024), 100);  // clamped
+  EXPECT_EQ(fit_carveout(0, 1024, 0, 64 * 1024), 1);
 }
 
 // Large accumulators: every tile of the shipped tuning fits the shared memory every CUDA 13 device

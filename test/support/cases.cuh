@@ -96,6 +96,7 @@ using blocking_policy_cases = typename per_blocking_policy<all_policies>::type;
 inline const char* family_name(archscan::blelloch_family) { return "blelloch"; }
 inline const char* family_name(archscan::kepler_family) { return "kepler"; }
 inline const char* family_name(archscan::turing_family) { return "turing"; }
+inline const char* family_name(archscan::native_family) { return "native"; }
 
 //! Test names carry the policy, e.g. `ScanTest/turing_nosync_12.InclusiveScan`, so that
 //! `--gtest_filter='*turing*'` selects one family (tools/sanitize.sh does).

@@ -9,6 +9,8 @@ template <class... P>
 struct policy_list {};
 
 using all_policies = policy_list<
+    archscan::policy<archscan::native_tuning>,
+    archscan::policy<archscan::native_tuning, false>,
     archscan::policy<archscan::turing_tuning>,
     archscan::policy<archscan::turing_tuning, false>,
     archscan::policy<archscan::kepler_tuning>,

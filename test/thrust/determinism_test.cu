@@ -3,13 +3,17 @@
 // scheduled differently each time), must give the same bits wherever the documentation says it does:
 //  - every family, any n, for operators that are exact on their values (integer sums, non-commutative
 //    matrix products mod 2^32);
-//  - floating-point sums: blelloch at any n; turing for n <= (SMs x 4096) items; kepler for n <= 1024.
+//  - floating-point sums: blelloch and native at any n; turing for n <= (SMs x 4096) items; kepler for
+//    n <= 1024;
+//  - native, across GPUs: the same bits whatever the number of blocks resident at once (forced to
+//    several values by a test hook), as a stand-in for GPUs of other sizes.
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
 #include <cstring>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda/std/functional>
@@ -95,6 +99,8 @@ template <>
 std::int64_t float_promise<archscan::turing_family>(int sms) { return std::int64_t{sms} * 4096; }
 template <>
 std::int64_t float_promise<archscan::kepler_family>(int) { return 1024; }
+template <>
+std::int64_t float_promise<archscan::native_family>(int) { return -1; }
 
 TYPED_TEST(DeterminismTest, ExactOperatorsRepeatAtAnySize) {
   ARCHSCAN_REQUIRE_GPU();
@@ -127,6 +133,41 @@ TYPED_TEST(DeterminismTest, FloatingPointRepeatsWherePromised) {
     ::testing::Test::RecordProperty("float_sum_2p24_distinct_of_" + std::to_string(repetitions),
                                     static_cast<int>(distinct));
     std::printf("[ info ] float sum, n=2^24: %zu distinct results in %d runs\n", distinct, repetitions);
+  }
+}
+
+//! A grid of `Blocks` resident blocks per SM looping over tiles (hooks.cuh), 0: one block per tile.
+template <int Blocks>
+struct resident_blocks {
+  static constexpr int resident_blocks_per_sm = Blocks;
+};
+
+template <int Blocks, class T, class Op>
+std::vector<T> native_scan_with_resident(const std::vector<T>& items, Op op) {
+  using tuning = std::conditional_t<Blocks == 0, archscan::native_tuning,
+                                    archscan::with_hooks<archscan::native_tuning, resident_blocks<Blocks>>>;
+  const std::int64_t n = static_cast<std::int64_t>(items.size());
+  device_buffer<T> in(items), out(n);
+  out.poison();
+  thrust::inclusive_scan(archscan::policy<tuning>{}, in.begin(), in.end(), out.begin(), op);
+  return out.to_host();
+}
+
+//! The association of native's results depends on n and the tuning alone: scans with 1, 2 and 5
+//! resident blocks per SM (tiles wait for other tiles in a different order and place each time) give
+//! the bits of the default grid of one block per tile.
+TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
+  ARCHSCAN_REQUIRE_GPU();
+  for (const std::int64_t n : {std::int64_t{5121}, (std::int64_t{1} << 22) + 7, (std::int64_t{1} << 24) + 3}) {
+    const auto f = random_values<float>(n, 11);
+    const auto d = random_values<double>(n, 12);
+    const auto f0 = bytes_of(native_scan_with_resident<0>(f, ::cuda::std::plus<>{}));
+    const auto d0 = bytes_of(native_scan_with_resident<0>(d, ::cuda::std::plus<>{}));
+    EXPECT_EQ(f0, bytes_of(native_scan_with_resident<1>(f, ::cuda::std::plus<>{}))) << "float, 1 block/SM, n=" << n;
+    EXPECT_EQ(f0, bytes_of(native_scan_with_resident<2>(f, ::cuda::std::plus<>{}))) << "float, 2 blocks/SM, n=" << n;
+    EXPECT_EQ(f0, bytes_of(native_scan_with_resident<5>(f, ::cuda::std::plus<>{}))) << "float, 5 blocks/SM, n=" << n;
+    EXPECT_EQ(d0, bytes_of(native_scan_with_resident<1>(d, ::cuda::std::plus<>{}))) << "double, 1 block/SM, n=" << n;
+    EXPECT_EQ(d0, bytes_of(native_scan_with_resident<5>(d, ::cuda::std::plus<>{}))) << "double, 5 blocks/SM, n=" << n;
   }
 }
 

@@ -11,6 +11,7 @@
 #include <archscan/dispatch/blelloch_dispatch.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/dispatch/kepler_dispatch.cuh>
+#include <archscan/dispatch/native_dispatch.cuh>
 #include <archscan/dispatch/turing_dispatch.cuh>
 #include <archscan/hooks.cuh>
 

@@ -18,6 +18,8 @@
 //! bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes). `Hooks` are test
 //! and ablation hooks (hooks.cuh), `no_hooks` for every shipped policy.
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -56,6 +58,58 @@ void opt_in_dynamic_smem(Kernel k, int smem, const detail::device_facts& facts, 
 //! Throws when a grid of `blocks` blocks cannot be launched (gridDim.x is at most 2^31 - 1).
 inline void check_grid(std::int64_t blocks, const char* what) {
   if (blocks > 0x7fffffff) detail::throw_on_error(cudaErrorInvalidValue, what);
+}
+
+//! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
+//! `block_smem` bytes each plus the per-block reservation; at least 1, at most 100.
+constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, int smem_per_sm) {
+  const long long need = static_cast<long long>(blocks) * (block_smem + reserved_per_block);
+  const long long pct  = (need * 100 + smem_per_sm - 1) / smem_per_sm;
+  return pct < 1 ? 1 : pct > 100 ? 100 : static_cast<int>(pct);
+}
+
+//! Sets kernel `k`'s shared-memory attributes (carveout: a percentage, Tuning::carveout_fit or
+//! Tuning::carveout_unset) and, with `Occupancy`, returns how many of its blocks fit on one
+//! multiprocessor (else 1), once per device and kernel (later calls read the cached answer).
+template <class Tuning, auto k, bool Occupancy>
+int configure_kernel(int threads, int smem, const detail::device_facts& facts,
+                     int carveout = Tuning::carveout_percent) {
+  constexpr int max_devices = 64;
+  static std::atomic<int> cached[max_devices];  // 0: not configured yet
+  const bool cacheable = facts.device >= 0 && facts.device < max_devices;
+  if (cacheable) {
+    const int c = cached[facts.device].load(std::memory_order_acquire);
+    if (c > 0) return c;
+  }
+  opt_in_dynamic_smem(k, smem, facts, "archscan");  // guide 4.3.1
+  auto set_carveout = [&](int percent) {
+    detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
+                           "archscan: cudaFuncSetAttribute (carveout)");
+  };
+  auto occupancy = [&] {
+    int blocks = 0;
+    detail::throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem),
+                           "archscan: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return blocks;
+  };
+  int blocks = 1;
+  if (carveout == Tuning::carveout_fit) {
+    // Blocks that fit with all the shared memory, then just the shared memory they use: the rest
+    // stays L1 (guide 4.3.1), and the occupancy limits (threads, registers, blocks) are the device's.
+    set_carveout(100);
+    blocks = occupancy();
+    const int reserved = facts.cc_major >= 8 ? 1024 : 0;  // per-block system reservation (sm_80 on)
+    set_carveout(fit_carveout(std::max(blocks, 1), smem, reserved, facts.smem_per_sm));
+    blocks = occupancy();
+  } else {
+    if (carveout >= 0) set_carveout(carveout);
+    if (Occupancy) blocks = occupancy();
+  }
+  if (blocks < 1) {
+    detail::throw_on_error(cudaErrorInvalidConfiguration, "archscan: no block of the kernel fits");
+  }
+  if (cacheable) cached[facts.device].store(blocks, std::memory_order_release);
+  return blocks;
 }
 
 }  // namespace archscan::dispatch

@@ -13,7 +13,6 @@
 //! tile needs it (guide 4.3.1): once per device and kernel. Launches are checked; nothing synchronizes.
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include <archscan/detail/math.cuh>
@@ -106,14 +105,6 @@ constexpr single_pass_plan make_turing_plan(const turing_plan_input& in) {
   return plan;
 }
 
-//! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
-//! `block_smem` bytes each plus the per-block reservation; at least 1, at most 100.
-constexpr int turing_fit_carveout(int blocks, int block_smem, int reserved_per_block, int smem_per_sm) {
-  const long long need = static_cast<long long>(blocks) * (block_smem + reserved_per_block);
-  const long long pct  = (need * 100 + smem_per_sm - 1) / smem_per_sm;
-  return pct < 1 ? 1 : pct > 100 ? 100 : static_cast<int>(pct);
-}
-
 template <>
 struct family_dispatch<turing_family> {
   template <class Tuning, class Problem>
@@ -148,7 +139,7 @@ struct family_dispatch<turing_family> {
                          detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          Tuning::lookback_delay_ns};
     if (p.n <= full::tile_items) {
-      configure<Tuning, kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>, false>(
+      configure_kernel<Tuning, kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>, false>(
           full::threads, full::smem_bytes, facts);
       return make_turing_plan(in);
     }
@@ -157,16 +148,16 @@ struct family_dispatch<turing_family> {
     // a hint); for one pass over few items the L1 it leaves makes no measured difference.
     if (turing_small_wave_candidate(in)) {
       in.small_wave_blocks_per_sm =
-          configure<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::small_items_per_thread>, true>(
+          configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::small_items_per_thread>, true>(
               small::threads, small::smem_bytes, facts, 100);
     }
     if (turing_wave_candidate(in)) {
       in.wave_blocks_per_sm =
-          configure<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
+          configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
               full::threads, full::smem_bytes, facts, 100);
     }
     in.lookback_blocks_per_sm =
-        configure<Tuning, kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
+        configure_kernel<Tuning, kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
             full::threads, full::smem_bytes, facts);
     const single_pass_plan pl = make_turing_plan(in);
     check_grid(pl.lookback.grid, "archscan::turing: too many tiles for one grid");
@@ -225,50 +216,6 @@ struct family_dispatch<turing_family> {
     detail::throw_on_error(status, "archscan::turing: scan_wave (cooperative launch)");
     detail::throw_on_launch_error("archscan::turing: scan_wave");
     return true;
-  }
-
-  //! Sets kernel `k`'s shared-memory attributes (carveout: a percentage, Tuning::carveout_fit or
-  //! Tuning::carveout_unset) and, with `Occupancy`, returns how many of its blocks fit on one
-  //! multiprocessor (else 1), once per device and kernel (later calls read the cached answer).
-  template <class Tuning, auto k, bool Occupancy>
-  static int configure(int threads, int smem, const detail::device_facts& facts,
-                       int carveout = Tuning::carveout_percent) {
-    constexpr int max_devices = 64;
-    static std::atomic<int> cached[max_devices];  // 0: not configured yet
-    const bool cacheable = facts.device >= 0 && facts.device < max_devices;
-    if (cacheable) {
-      const int c = cached[facts.device].load(std::memory_order_acquire);
-      if (c > 0) return c;
-    }
-    opt_in_dynamic_smem(k, smem, facts, "archscan::turing");  // guide 4.3.1
-    auto set_carveout = [&](int percent) {
-      detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
-                             "archscan::turing: cudaFuncSetAttribute (carveout)");
-    };
-    auto occupancy = [&] {
-      int blocks = 0;
-      detail::throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem),
-                             "archscan::turing: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      return blocks;
-    };
-    int blocks = 1;
-    if (carveout == Tuning::carveout_fit) {
-      // Blocks that fit with all the shared memory, then just the shared memory they use: the rest
-      // stays L1 (guide 4.3.1), and the occupancy limits (threads, registers, blocks) are the device's.
-      set_carveout(100);
-      blocks = occupancy();
-      const int reserved = facts.cc_major >= 8 ? 1024 : 0;  // per-block system reservation (sm_80 on)
-      set_carveout(turing_fit_carveout(std::max(blocks, 1), smem, reserved, facts.smem_per_sm));
-      blocks = occupancy();
-    } else {
-      if (carveout >= 0) set_carveout(carveout);
-      if (Occupancy) blocks = occupancy();
-    }
-    if (blocks < 1) {
-      detail::throw_on_error(cudaErrorInvalidConfiguration, "archscan::turing: no block of the kernel fits");
-    }
-    if (cacheable) cached[facts.device].store(blocks, std::memory_order_release);
-    return blocks;
   }
 };
 

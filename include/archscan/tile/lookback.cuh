@@ -46,6 +46,13 @@ struct backoff {
   }
 };
 
+//! Polls tile `t` (one thread) until its status is at least `at_least`; its value in `v`.
+template <class Config, class State, class T>
+__device__ __forceinline__ void wait_status(const State& st, std::int64_t t, T& v, tile_status at_least) {
+  backoff<Config> b;
+  while (st.poll(t, v) < at_least) b.wait();
+}
+
 //! The exclusive prefix of tile `tile` > 0 by one thread: predecessors from tile - 1 back to the first
 //! published inclusive prefix, combined in tile order.
 template <class Config, class State, class T, class Op>
@@ -108,6 +115,55 @@ struct window_lookback {
       if (prefix_lanes) return running.value;
       end -= window;
     }
+  }
+};
+
+//! Deterministic look-back: tiles in groups of `Config::group_tiles` (a multiple of 32). The last tile
+//! of each group publishes its inclusive prefix; every other tile publishes only its aggregate. A
+//! tile's exclusive prefix is the inclusive prefix published by the last tile of the group before
+//! (the seed for the first group) combined with the aggregates of the tiles before it in its own
+//! group, folded in a fixed order: lane l folds its run of group_tiles / 32 consecutive aggregates,
+//! then the runs are combined by one warp scan. Every combination is a function of the tile index
+//! alone, so the results are the same bits on every run and every GPU, whatever was published first.
+//! The groups' prefixes form a chain of one step per group.
+template <class T, class Config>
+struct group_lookback {
+  static constexpr int group    = Config::group_tiles;
+  static constexpr int per_lane = group / warp::threads;
+  static_assert(group >= warp::threads && group % warp::threads == 0, "group_tiles: a multiple of 32");
+
+  //! Whether tile `tile` publishes its inclusive prefix (the last of its group).
+  __host__ __device__ static constexpr bool publishes_prefix(std::int64_t tile) { return tile % group == group - 1; }
+
+  //! The exclusive prefix of tile `tile` (absent for tile 0 without a seed); `seed` is the problem's.
+  //! All 32 lanes of one warp call.
+  template <class State, class Op>
+  __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, const detail::maybe<T>& seed,
+                                                      Op op) {
+    using detail::maybe;
+    using detail::maybe_op;
+    const int lane            = warp::lane_id();
+    const std::int64_t first  = tile - tile % group;  // the group's first tile
+    const int before          = static_cast<int>(tile - first);
+    maybe<T> mine{T{}, 0};
+#pragma unroll
+    for (int k = 0; k < per_lane; ++k) {
+      const int i = lane * per_lane + k;
+      if (i < before) {
+        T v;
+        wait_status<Config>(st, first + i, v, status_aggregate);  // only a group's last tile publishes a prefix
+        mine = maybe_op<Op>{op}(mine, maybe<T>{v, 1});
+      }
+    }
+    const maybe<T> scanned = warp::inclusive_scan(mine, maybe_op<Op>{op});
+    const maybe<T> part    = warp::shfl_idx(scanned, warp::threads - 1);
+    maybe<T> base          = seed;
+    if (first > 0) {
+      T v{};
+      if (lane == 0) wait_status<Config>(st, first - 1, v, status_prefix);
+      base = maybe<T>{warp::shfl_idx(v, 0), 1};
+    }
+    return maybe_op<Op>{op}(base, part);
   }
 };
 

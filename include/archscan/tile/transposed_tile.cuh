@@ -122,6 +122,9 @@ struct transposed_tile {
   //! on its tiles in increasing order and a tile waits only for smaller ids, whose blocks finish
   //! their current tile (which waits only for smaller ids still) before starting the claimed one.
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
+  //! `Grouped`: the deterministic look-back (`group_lookback`, Tuning::group_tiles) instead of the
+  //! decoupled one.
+  template <bool Grouped = false>
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw) {
     const smem_view s(raw);
@@ -135,7 +138,11 @@ struct transposed_tile {
       // round's look-back, it is read after this round's last barrier.
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
       run_tile(p, tile, s, [&](const T& aggregate) {
-        lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+        if constexpr (Grouped) {
+          group_prefix(p, tile, aggregate, s, st, next_tile_slot);
+        } else {
+          lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+        }
       });
       if constexpr (!resident) return;
     }
@@ -224,6 +231,28 @@ struct transposed_tile {
           st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
           *s.tile_prefix = prefix;
         }
+      }
+    }
+    __syncthreads();
+  }
+
+  //! The deterministic look-back (tile/lookback.cuh, `group_lookback`) by warp 0: the aggregate first,
+  //! then the prefix from the group before and this group's earlier aggregates; the last tile of a
+  //! group publishes its inclusive prefix for the next group.
+  __device__ static void group_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
+                                      const state_t& st, std::int64_t* next_tile_slot) {
+    using walk = group_lookback<T, Tuning>;
+    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    if (threadIdx.x < 32) {
+      hooks::starve(tile);
+      const bool last_of_group = walk::publishes_prefix(tile);
+      if (lane == 0 && !last_of_group) st.publish(tile, status_aggregate, aggregate);
+      const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
+      const detail::maybe<T> prefix = walk::exclusive_prefix(st, tile, seed, p.op);
+      if (lane == 0) {
+        if (last_of_group) st.publish(tile, status_prefix, prefix.valid ? T(p.op(prefix.value, aggregate)) : aggregate);
+        if (tile > 0) *s.tile_prefix = prefix.value;  // tile > 0 always has a prefix
       }
     }
     __syncthreads();

@@ -1,0 +1,29 @@
+#pragma once
+//! \file The native family's kernels: place shared memory, call the transposed tile with the
+//! deterministic look-back.
+
+#include <cstdint>
+
+#include <archscan/tile/transposed_tile.cuh>
+
+namespace archscan::kernel {
+
+template <class Tuning, class Row, class Hooks, class Problem>
+using native_tile = tile::transposed_tile<Problem, Tuning, Row, Row::items_per_thread, Hooks>;
+
+//! A problem of at most one tile: one block, no tile states.
+template <class Tuning, class Row, class Hooks, class Problem>
+__global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  native_tile<Tuning, Row, Hooks, Problem>::scan_single(p, smem);
+}
+
+//! Tiles taken from the counter of `st`, their prefixes from the deterministic look-back.
+template <class Tuning, class Row, class Hooks, class Problem>
+__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+    native_scan_groups(Problem p, typename native_tile<Tuning, Row, Hooks, Problem>::state_t st, std::int64_t tiles) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  native_tile<Tuning, Row, Hooks, Problem>::template scan_tiles<true>(p, st, tiles, 0, smem);
+}
+
+}  // namespace archscan::kernel

@@ -1,0 +1,66 @@
+#pragma once
+//! \file The native family's tuning: a single-pass scan for today's GPUs whose results are bitwise
+//! deterministic, floating point included (tile/lookback.cuh, `group_lookback`).
+//!
+//! Determinism follows from the association being a function of n, the row and `group_tiles` only:
+//! nothing here may depend on the device (SM count, occupancy), so the tile shape is fixed per row
+//! and there are no small tiles or waves (their choice depends on the device).
+
+#include <cstdint>
+
+#include <archscan/tuning.cuh>
+
+namespace archscan {
+
+struct native_tuning {
+  using family = native_family;
+
+  //! Rows: the turing family's measured shapes (items resident per SM bound the throughput).
+  struct row_4 {  // H100, int32 exclusive sum: not yet measured (turing's row: 2632 GB/s at 2^28)
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 40;
+    static constexpr int small_items_per_thread = 40;
+    static constexpr int min_blocks_per_sm      = 8;
+  };
+  struct row_8 {  // H100, double exclusive sum: not yet measured (turing's row: 2791 GB/s at 2^28)
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 16;
+    static constexpr int small_items_per_thread = 16;
+    static constexpr int min_blocks_per_sm      = 4;
+  };
+  struct row_16 {  // not measured
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 7;
+    static constexpr int small_items_per_thread = 7;
+    static constexpr int min_blocks_per_sm      = 1;
+  };
+  struct row_large {  // not measured
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 3;
+    static constexpr int small_items_per_thread = 3;
+    static constexpr int min_blocks_per_sm      = 1;
+  };
+
+  //! Tiles per group of the deterministic look-back (a multiple of 32): a tile folds the aggregates
+  //! of the tiles before it in its group onto the inclusive prefix the group before published. The
+  //! groups' prefixes form a chain of one step per group, so larger groups shorten the chain and
+  //! lengthen each tile's fold.
+  static constexpr int group_tiles = 128;
+
+  // The transposed tile's fields (tuning_turing.cuh documents each).
+  static constexpr int carveout_fit                   = -1;
+  static constexpr int carveout_unset                 = -2;
+  static constexpr bool warp_transpose                = true;
+  static constexpr int carveout_percent               = carveout_fit;
+  static constexpr bool opt_in_large_smem             = true;
+  static constexpr load_kind load                     = load_kind::direct;
+  static constexpr tile_status_kind tile_status       = tile_status_kind::packed_word;
+  static constexpr bool narrow_index_arithmetic       = true;
+  static constexpr int lookback_window                = 32;
+  static constexpr unsigned lookback_delay_ns         = 0;
+  static constexpr unsigned backoff_min_ns            = 100;
+  static constexpr unsigned backoff_max_ns            = 256;
+  static constexpr std::uint64_t spin_limit           = std::uint64_t{1} << 26;
+};
+
+}  // namespace archscan

@@ -1,0 +1,71 @@
+// The native family's dispatch: its plan (route, tiles, grid, tile-state storage) up to 2^40 items.
+// Nothing in it depends on the device except the grid of the resident-blocks test hook.
+
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <archscan/dispatch/native_dispatch.cuh>
+
+namespace {
+
+using archscan::dispatch::make_native_plan;
+using archscan::dispatch::native_plan_input;
+using archscan::dispatch::single_pass_route;
+
+std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = true) {
+  return {n, bytes, packed, 40, 5120, 132, 8, 0};
+}
+
+TEST(NativePlan, OneTileNeedsNoTemporaryStorage) {
+  for (std::int64_t n : {1, 2, 5119, 5120}) {
+    const auto plan = make_native_plan(input(n));
+    EXPECT_EQ(plan.route, single_pass_route::single_tile) << n;
+    EXPECT_EQ(plan.temp_bytes, 0u) << n;
+  }
+}
+
+TEST(NativePlan, OneBlockPerTileAndTheStatesUpToTwoToTheForty) {
+  for (int k = 13; k <= 40; ++k) {
+    for (std::int64_t delta : {-1, 0, 1}) {
+      const std::int64_t n     = (std::int64_t{1} << k) + delta;
+      const std::int64_t tiles = (n + 5119) / 5120;
+      for (std::size_t bytes : {4u, 8u, 16u}) {
+        const bool packed = bytes <= 8;
+        const auto plan   = make_native_plan(input(n, bytes, packed));
+        ASSERT_EQ(plan.route, single_pass_route::lookback) << n;
+        EXPECT_EQ(plan.tiles.tiles, tiles) << n;
+        EXPECT_EQ(plan.tiles.grid, tiles) << n;
+        const auto t                = static_cast<std::size_t>(tiles);
+        const std::size_t statuses  = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
+        const std::size_t slots     = packed ? 0 : 2 * up256(t * bytes);
+        EXPECT_EQ(plan.temp_bytes, up256(statuses) + slots) << n;
+      }
+    }
+  }
+}
+
+TEST(NativePlan, TheSamePlanOnEveryDevice) {
+  // What the association depends on (tiles and their size) is the same on a GPU of any size.
+  auto small = input(std::int64_t{1} << 28), large = input(std::int64_t{1} << 28);
+  small.sm_count        = 20;
+  small.blocks_per_sm   = 2;
+  large.sm_count        = 148;
+  const auto a = make_native_plan(small), b = make_native_plan(large);
+  EXPECT_EQ(a.tiles.tiles, b.tiles.tiles);
+  EXPECT_EQ(a.tiles.tile_items, b.tiles.tile_items);
+  EXPECT_EQ(a.tiles.grid, b.tiles.grid);
+  EXPECT_EQ(a.temp_bytes, b.temp_bytes);
+}
+
+TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {
+  auto in                   = input(std::int64_t{1} << 30);
+  in.resident_blocks_per_sm = 2;
+  EXPECT_EQ(make_native_plan(in).tiles.grid, 132 * 2);
+  in.resident_blocks_per_sm = 100;
+  EXPECT_EQ(make_native_plan(in).tiles.grid, 132 * 8);
+}
+
+}  // namespace
