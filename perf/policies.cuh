@@ -41,10 +41,20 @@ constexpr auto entry_if_ready(const char* name) {
 }
 }  // namespace detail
 
+//! Variants of native measured beside it while its design is chosen (perf/NOTES.md).
+struct native_poll_together : native_tuning {  // the first design: aggregates and prefix polled together
+  static constexpr bool group_prefix_first = false;
+};
+struct native_group_256 : native_tuning {
+  static constexpr int group_tiles = 256;
+};
+
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
                         detail::entry_if_ready<native_tuning, false>("archscan::native_nosync"),
+                        detail::entry_if_ready<native_poll_together, false>("archscan::native_poll_together_nosync"),
+                        detail::entry_if_ready<native_group_256, false>("archscan::native_group256_nosync"),
                         detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
                         detail::entry_if_ready<blelloch_tuning, false>("archscan::blelloch_nosync"),
                         detail::entry_if_ready<kepler_tuning, true>("archscan::kepler"),

@@ -46,6 +46,11 @@ struct native_tuning {
   //! groups' prefixes form a chain of one step per group, so larger groups shorten the chain and
   //! lengthen each tile's fold.
   static constexpr int group_tiles = 128;
+  //! Wait for the group before's prefix (one lane) before reading the group's aggregates, instead of
+  //! after; tiles off the chain wait with a longer backoff (group_wait_*), the chain's at backoff_*.
+  static constexpr bool group_prefix_first     = true;
+  static constexpr unsigned group_wait_min_ns  = 500;
+  static constexpr unsigned group_wait_max_ns  = 2000;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;

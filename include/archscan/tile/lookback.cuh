@@ -145,6 +145,11 @@ struct group_lookback {
     const int lane            = warp::lane_id();
     const std::int64_t first  = tile - tile % group;  // the group's first tile
     const int before          = static_cast<int>(tile - first);
+    // With group_prefix_first, one lane waits for the group before's prefix first (the last tile of
+    // a group, on the chain, polls at the fast backoff; the others slowly), and the aggregates are
+    // read after it, when they have long been published: far fewer polls in flight.
+    maybe<T> base = seed;
+    if constexpr (Config::group_prefix_first) base = group_base(st, first, tile, seed);
     maybe<T> mine{T{}, 0};
 #pragma unroll
     for (int k = 0; k < per_lane; ++k) {
@@ -157,13 +162,32 @@ struct group_lookback {
     }
     const maybe<T> scanned = warp::inclusive_scan(mine, maybe_op<Op>{op});
     const maybe<T> part    = warp::shfl_idx(scanned, warp::threads - 1);
-    maybe<T> base          = seed;
-    if (first > 0) {
-      T v{};
-      if (lane == 0) wait_status<Config>(st, first - 1, v, status_prefix);
-      base = maybe<T>{warp::shfl_idx(v, 0), 1};
-    }
+    if constexpr (!Config::group_prefix_first) base = group_base(st, first, tile, seed);
     return maybe_op<Op>{op}(base, part);
+  }
+
+ private:
+  //! The prefix of everything before tile `first` (a group's first tile): the seed, or what the last
+  //! tile of the group before published. All lanes call; lane 0 polls.
+  template <class State>
+  __device__ static detail::maybe<T> group_base(const State& st, std::int64_t first, std::int64_t tile,
+                                                const detail::maybe<T>& seed) {
+    if (first == 0) return seed;
+    T v{};
+    if (warp::lane_id() == 0) {
+      const bool on_chain = publishes_prefix(tile);
+      unsigned delay      = on_chain ? Config::backoff_min_ns : Config::group_wait_min_ns;
+      const unsigned cap  = on_chain ? Config::backoff_max_ns : Config::group_wait_max_ns;
+      std::uint64_t polls = 0;
+      while (st.poll(first - 1, v) < status_prefix) {
+        if constexpr (Config::spin_limit > 0) {
+          if (++polls >= Config::spin_limit) __trap();
+        }
+        __nanosleep(delay);
+        delay = delay * 2 < cap ? delay * 2 : cap;
+      }
+    }
+    return detail::maybe<T>{warp::shfl_idx(v, 0), 1};
   }
 };
 
