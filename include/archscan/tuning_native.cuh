@@ -3,8 +3,8 @@
 //! deterministic, floating point included (tile/lookback.cuh, `group_lookback`).
 //!
 //! Determinism follows from the association being a function of n, the row and `group_tiles` only:
-//! nothing here may depend on the device (SM count, occupancy), so the tile shape is fixed per row
-//! and there are no small tiles or waves (their choice depends on the device).
+//! the tile shape is fixed per row (no small tiles: their choice would depend on the SM count), and
+//! the wave and the look-back fold the same way, so the route the device allows does not matter.
 
 #include <cstdint>
 
@@ -46,6 +46,9 @@ struct native_tuning {
   //! groups' prefixes form a chain of one step per group, so larger groups shorten the chain and
   //! lengthen each tile's fold.
   static constexpr int group_tiles = 128;
+  //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
+  //! launch (no reset, one launch) folded exactly as the look-back folds: the same bits either way.
+  static constexpr int wave_max_tiles = 1 << 30;
   //! Wait for the group before's prefix (one lane) before reading the group's aggregates, instead of
   //! after; tiles off the chain wait with a longer backoff (group_wait_*), the chain's at backoff_*.
   static constexpr bool group_prefix_first     = true;

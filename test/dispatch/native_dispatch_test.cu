@@ -16,7 +16,7 @@ using archscan::dispatch::single_pass_route;
 std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
 
 native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = true) {
-  return {n, bytes, packed, 40, 5120, 132, 8, 0};
+  return {n, bytes, packed, 40, 5120, 132, 8, 0, true, 1 << 30, 8};
 }
 
 TEST(NativePlan, OneTileNeedsNoTemporaryStorage) {
@@ -35,13 +35,16 @@ TEST(NativePlan, OneBlockPerTileAndTheStatesUpToTwoToTheForty) {
       for (std::size_t bytes : {4u, 8u, 16u}) {
         const bool packed = bytes <= 8;
         const auto plan   = make_native_plan(input(n, bytes, packed));
-        ASSERT_EQ(plan.route, single_pass_route::lookback) << n;
+        ASSERT_NE(plan.route, single_pass_route::single_tile) << n;
+        EXPECT_EQ(plan.route, tiles <= 132 * 8 ? single_pass_route::wave : single_pass_route::lookback) << n;
         EXPECT_EQ(plan.tiles.tiles, tiles) << n;
         EXPECT_EQ(plan.tiles.grid, tiles) << n;
         const auto t                = static_cast<std::size_t>(tiles);
         const std::size_t statuses  = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
         const std::size_t slots     = packed ? 0 : 2 * up256(t * bytes);
-        EXPECT_EQ(plan.temp_bytes, up256(statuses) + slots) << n;
+        EXPECT_EQ(plan.states.bytes, up256(statuses) + slots) << n;
+        EXPECT_GE(plan.temp_bytes, plan.states.bytes) << n;  // a wave's fallback fits
+        EXPECT_GE(plan.temp_bytes, t * bytes) << n;           // and so do its aggregates
       }
     }
   }
@@ -58,6 +61,21 @@ TEST(NativePlan, TheSamePlanOnEveryDevice) {
   EXPECT_EQ(a.tiles.tile_items, b.tiles.tile_items);
   EXPECT_EQ(a.tiles.grid, b.tiles.grid);
   EXPECT_EQ(a.temp_bytes, b.temp_bytes);
+}
+
+TEST(NativePlan, WaveWhileEveryTileFitsAndNeverWithTheResidentHook) {
+  EXPECT_EQ(make_native_plan(input(std::int64_t{1056} * 5120)).route, single_pass_route::wave);
+  EXPECT_EQ(make_native_plan(input(std::int64_t{1056} * 5120 + 1)).route, single_pass_route::lookback);
+  auto in        = input(20000);
+  in.cooperative = false;
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+  in                        = input(20000);
+  in.resident_blocks_per_sm = 2;
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+  // The tiles are the same whichever route: that is what keeps the bits the same.
+  auto no_wave           = input(20000);
+  no_wave.wave_max_tiles = 0;
+  EXPECT_EQ(make_native_plan(no_wave).tiles.tile_items, make_native_plan(input(20000)).tiles.tile_items);
 }
 
 TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {

@@ -171,4 +171,29 @@ TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
   }
 }
 
+//! The wave (every tile resident, one grid barrier) folds exactly as the look-back does: the same bits.
+struct native_lookback_only : archscan::native_tuning {
+  static constexpr int wave_max_tiles = 0;
+};
+
+TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{128} * 5120 + 1, std::int64_t{300} * 5120 - 3}) {
+    const auto f = random_values<float>(n, 21);
+    const auto d = random_values<double>(n, 22);
+    device_buffer<float> fin(f), fa(n), fb(n);
+    device_buffer<double> din(d), da(n), db(n);
+    fa.poison();
+    fb.poison();
+    da.poison();
+    db.poison();
+    thrust::inclusive_scan(archscan::native, fin.begin(), fin.end(), fa.begin());
+    thrust::inclusive_scan(archscan::policy<native_lookback_only>{}, fin.begin(), fin.end(), fb.begin());
+    thrust::exclusive_scan(archscan::native, din.begin(), din.end(), da.begin(), 0.5);
+    thrust::exclusive_scan(archscan::policy<native_lookback_only>{}, din.begin(), din.end(), db.begin(), 0.5);
+    EXPECT_EQ(bytes_of(fa.to_host()), bytes_of(fb.to_host())) << "float inclusive, n=" << n;
+    EXPECT_EQ(bytes_of(da.to_host()), bytes_of(db.to_host())) << "double exclusive with seed, n=" << n;
+  }
+}
+
 }  // namespace

@@ -18,6 +18,15 @@ __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem
   native_tile<Tuning, Row, Hooks, Problem>::scan_single(p, smem);
 }
 
+//! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
+//! as the deterministic look-back folds them; `d_aggregates` holds one accumulator per tile.
+template <class Tuning, class Row, class Hooks, class Problem>
+__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+    native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<true>(p, d_aggregates, smem);
+}
+
 //! Tiles taken from the counter of `st`, their prefixes from the deterministic look-back.
 template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)

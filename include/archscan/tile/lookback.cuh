@@ -135,35 +135,64 @@ struct group_lookback {
   //! Whether tile `tile` publishes its inclusive prefix (the last of its group).
   __host__ __device__ static constexpr bool publishes_prefix(std::int64_t tile) { return tile % group == group - 1; }
 
-  //! The exclusive prefix of tile `tile` (absent for tile 0 without a seed); `seed` is the problem's.
-  //! All 32 lanes of one warp call.
-  template <class State, class Op>
-  __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, const detail::maybe<T>& seed,
-                                                      Op op) {
+  //! The combination, in tile order, of the aggregates of tiles [first, first + count) of one group
+  //! (count < group), the same way wherever it is computed: lane l folds its run of `per_lane`, then
+  //! one warp scan. `aggregate(t, v)` stores tile t's aggregate in v. All 32 lanes call.
+  template <class Aggregate, class Op>
+  __device__ static detail::maybe<T> fold(Aggregate aggregate, std::int64_t first, int count, Op op) {
     using detail::maybe;
     using detail::maybe_op;
-    const int lane            = warp::lane_id();
-    const std::int64_t first  = tile - tile % group;  // the group's first tile
-    const int before          = static_cast<int>(tile - first);
-    // With group_prefix_first, one lane waits for the group before's prefix first (the last tile of
-    // a group, on the chain, polls at the fast backoff; the others slowly), and the aggregates are
-    // read after it, when they have long been published: far fewer polls in flight.
-    maybe<T> base = seed;
-    if constexpr (Config::group_prefix_first) base = group_base(st, first, tile, seed);
+    const int lane = warp::lane_id();
     maybe<T> mine{T{}, 0};
 #pragma unroll
     for (int k = 0; k < per_lane; ++k) {
       const int i = lane * per_lane + k;
-      if (i < before) {
+      if (i < count) {
         T v;
-        wait_status<Config>(st, first + i, v, status_aggregate);  // only a group's last tile publishes a prefix
+        aggregate(first + i, v);
         mine = maybe_op<Op>{op}(mine, maybe<T>{v, 1});
       }
     }
     const maybe<T> scanned = warp::inclusive_scan(mine, maybe_op<Op>{op});
-    const maybe<T> part    = warp::shfl_idx(scanned, warp::threads - 1);
+    return warp::shfl_idx(scanned, warp::threads - 1);
+  }
+
+  //! The exclusive prefix of tile `tile` (absent for tile 0 without a seed) from the tile states;
+  //! `seed` is the problem's. All 32 lanes of one warp call.
+  template <class State, class Op>
+  __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, const detail::maybe<T>& seed,
+                                                      Op op) {
+    const std::int64_t first = tile - tile % group;  // the group's first tile
+    const int before         = static_cast<int>(tile - first);
+    auto published = [&](std::int64_t t, T& v) {  // only a group's last tile publishes a prefix
+      wait_status<Config>(st, t, v, status_aggregate);
+    };
+    // With group_prefix_first, one lane waits for the group before's prefix first (the last tile of
+    // a group, on the chain, polls at the fast backoff; the others slowly), and the aggregates are
+    // read after it, when they have long been published: far fewer polls in flight.
+    detail::maybe<T> base = seed;
+    if constexpr (Config::group_prefix_first) base = group_base(st, first, tile, seed);
+    const detail::maybe<T> part = fold(published, first, before, op);
     if constexpr (!Config::group_prefix_first) base = group_base(st, first, tile, seed);
-    return maybe_op<Op>{op}(base, part);
+    return detail::maybe_op<Op>{op}(base, part);
+  }
+
+  //! The same prefix as `exclusive_prefix`, bit for bit, from `d_aggregates` (every tile's aggregate,
+  //! all stored before this call: a wave after its grid barrier). The groups' prefixes are formed
+  //! as the chain forms them: each group's last tile combines its exclusive prefix with its aggregate.
+  template <class Op>
+  __device__ static detail::maybe<T> exclusive_prefix(const T* d_aggregates, std::int64_t tile,
+                                                      const detail::maybe<T>& seed, Op op) {
+    using detail::maybe;
+    auto stored = [&](std::int64_t t, T& v) { v = d_aggregates[t]; };
+    const std::int64_t first = tile - tile % group;
+    maybe<T> base            = seed;
+    for (std::int64_t g = 0; g < first; g += group) {
+      const maybe<T> last_prefix = detail::maybe_op<Op>{op}(base, fold(stored, g, group - 1, op));
+      const T last               = d_aggregates[g + group - 1];
+      base = maybe<T>{last_prefix.valid ? T(op(last_prefix.value, last)) : last, 1};
+    }
+    return detail::maybe_op<Op>{op}(base, fold(stored, first, static_cast<int>(tile - first), op));
   }
 
  private:

@@ -106,10 +106,13 @@ struct transposed_tile {
   //! Tile blockIdx.x of a grid whose blocks are all resident at once (a cooperative launch): its
   //! prefix from the aggregates of the tiles before it, after one grid barrier (wave.cuh).
   //! `d_aggregates`: one slot per tile, written here before it is read; nothing to reset.
+  //! `Grouped`: fold the aggregates as the deterministic look-back does (`group_lookback`), so that a
+  //! wave and a look-back over the same tiles give the same bits.
+  template <bool Grouped = false>
   __device__ static void scan_wave(const Problem& p, T* d_aggregates, unsigned char* raw) {
     const smem_view s(raw);
     const std::int64_t tile = blockIdx.x;
-    run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix(p, tile, aggregate, s, d_aggregates); });
+    run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix<Grouped>(p, tile, aggregate, s, d_aggregates); });
   }
 
   //! Takes tiles from the counter until none is left: one tile per block, or (the hook
@@ -259,6 +262,7 @@ struct transposed_tile {
   }
 
   //! One wave (wave.cuh): aggregates stored, one grid barrier, warp 0 folds the predecessors' aggregates.
+  template <bool Grouped>
   __device__ static void wave_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                      T* d_aggregates) {
     if (threadIdx.x == 0) {
@@ -267,8 +271,15 @@ struct transposed_tile {
     }
     wave<T>::barrier();
     if (tile > 0 && threadIdx.x < 32) {
-      const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
-      if (threadIdx.x == 0) *s.tile_prefix = Problem::has_seed ? T(p.op(p.seed, prefix)) : prefix;
+      if constexpr (Grouped) {
+        const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
+        const detail::maybe<T> prefix = group_lookback<T, Tuning>::exclusive_prefix(
+            static_cast<const T*>(d_aggregates), tile, seed, p.op);
+        if (threadIdx.x == 0) *s.tile_prefix = prefix.value;  // tile > 0 always has a prefix
+      } else {
+        const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
+        if (threadIdx.x == 0) *s.tile_prefix = Problem::has_seed ? T(p.op(p.seed, prefix)) : prefix;
+      }
     }
     __syncthreads();
   }
