@@ -42,19 +42,20 @@ constexpr auto entry_if_ready(const char* name) {
 }  // namespace detail
 
 //! Variants of native measured beside it while its design is chosen (perf/NOTES.md).
-struct native_poll_together : native_tuning {  // the first design: aggregates and prefix polled together
-  static constexpr bool group_prefix_first = false;
+struct native_wave_all : native_tuning {  // a wave whenever the tiles fit on the device at once
+  static constexpr int wave_max_tiles = 1 << 30;
 };
-struct native_group_256 : native_tuning {
-  static constexpr int group_tiles = 256;
+struct native_tree_hooks {  // the look-back's windows folded as a tree: what determinism costs
+  static constexpr bool tree_fold = true;
 };
+using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
                         detail::entry_if_ready<native_tuning, false>("archscan::native_nosync"),
-                        detail::entry_if_ready<native_poll_together, false>("archscan::native_poll_together_nosync"),
-                        detail::entry_if_ready<native_group_256, false>("archscan::native_group256_nosync"),
+                        detail::entry_if_ready<native_wave_all, false>("archscan::native_wave_all_nosync"),
+                        detail::entry_if_ready<native_tree, false>("archscan::native_tree_nosync"),
                         detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
                         detail::entry_if_ready<blelloch_tuning, false>("archscan::blelloch_nosync"),
                         detail::entry_if_ready<kepler_tuning, true>("archscan::kepler"),

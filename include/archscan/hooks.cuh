@@ -15,6 +15,8 @@
 //!   int resident_blocks_per_sm             turing's look-back: a grid of this many blocks per SM (capped
 //!                                          at what fits), each looping over tiles, instead of one block
 //!                                          per tile (ablation of guide 4.1.3; the other schedule)
+//!   bool tree_fold                         native: fold look-back windows as a tree, as turing does
+//!                                          (not deterministic; measures what determinism costs)
 
 #include <cstdint>
 #include <type_traits>
@@ -57,12 +59,18 @@ template <class H>
 struct resident_blocks_of<H, std::void_t<decltype(H::resident_blocks_per_sm)>>
     : std::integral_constant<int, H::resident_blocks_per_sm> {};
 
+template <class H, class = void>
+struct tree_fold_of : std::false_type {};
+template <class H>
+struct tree_fold_of<H, std::void_t<decltype(H::tree_fold)>> : std::bool_constant<H::tree_fold> {};
+
 //! The hooks a tuning carries, with every field defaulted to off.
 template <class Hooks>
 struct hook_traits {
   static constexpr int starve_every           = starve_every_of<Hooks>::value;
   static constexpr unsigned starve_ns         = starve_ns_of<Hooks>::value;
   static constexpr int resident_blocks_per_sm = resident_blocks_of<Hooks>::value;
+  static constexpr bool tree_fold             = tree_fold_of<Hooks>::value;
   static_assert(starve_every >= 0 && resident_blocks_per_sm >= 0, "hooks: counts are not negative");
 
   //! Testing only: a chosen tile sleeps before publishing anything (compiled out without the hook).

@@ -1,10 +1,11 @@
 #pragma once
 //! \file The native family's tuning: a single-pass scan for today's GPUs whose results are bitwise
-//! deterministic, floating point included (tile/lookback.cuh, `group_lookback`).
+//! deterministic, floating point included (tile/lookback.cuh, `ordered_lookback`).
 //!
-//! Determinism follows from the association being a function of n, the row and `group_tiles` only:
-//! the tile shape is fixed per row (no small tiles: their choice would depend on the SM count), and
-//! the wave and the look-back fold the same way, so the route the device allows does not matter.
+//! Determinism follows from the association being a function of n and the row only: the tile shape is
+//! fixed per row (no small tiles: their choice would depend on the SM count), tile aggregates are
+//! folded left to right whoever folds them, and the wave and the look-back fold the same way, so the
+//! route the device allows does not matter.
 
 #include <cstdint>
 
@@ -41,19 +42,11 @@ struct native_tuning {
     static constexpr int min_blocks_per_sm      = 1;
   };
 
-  //! Tiles per group of the deterministic look-back (a multiple of 32): a tile folds the aggregates
-  //! of the tiles before it in its group onto the inclusive prefix the group before published. The
-  //! groups' prefixes form a chain of one step per group, so larger groups shorten the chain and
-  //! lengthen each tile's fold.
-  static constexpr int group_tiles = 128;
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
-  //! launch (no reset, one launch) folded exactly as the look-back folds: the same bits either way.
-  static constexpr int wave_max_tiles = 1 << 30;
-  //! Wait for the group before's prefix (one lane) before reading the group's aggregates, instead of
-  //! after; tiles off the chain wait with a longer backoff (group_wait_*), the chain's at backoff_*.
-  static constexpr bool group_prefix_first     = true;
-  static constexpr unsigned group_wait_min_ns  = 500;
-  static constexpr unsigned group_wait_max_ns  = 2000;
+  //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
+  //! either way. The wave's fold is a chain of one operator application per tile before, so past
+  //! some tile count the look-back's two launches cost less.
+  static constexpr int wave_max_tiles = 64;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;

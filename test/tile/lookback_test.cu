@@ -42,12 +42,12 @@ using starving_tuning        = archscan::with_hooks<lookback_only_tuning, starve
 using starving_narrow_tuning = archscan::with_hooks<narrow_window_tuning, starve_resident_hooks>;
 //! The kepler family's serial look-back over the same tile states.
 using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, starve_hooks>;
-//! The native family's deterministic look-back (groups of 128 tiles; groups of 32 as well).
-using starving_group_tuning = archscan::with_hooks<archscan::native_tuning, starve_hooks>;
-struct small_group_tuning : archscan::native_tuning {
-  static constexpr int group_tiles = 32;
+//! The native family's ordered look-back, one block per tile and resident blocks looping over tiles.
+struct native_lookback_only : archscan::native_tuning {
+  static constexpr int wave_max_tiles = 0;
 };
-using starving_small_group_tuning = archscan::with_hooks<small_group_tuning, starve_resident_hooks>;
+using starving_ordered_tuning          = archscan::with_hooks<native_lookback_only, starve_hooks>;
+using starving_ordered_resident_tuning = archscan::with_hooks<archscan::native_tuning, starve_resident_hooks>;
 
 //! x -> a * x + b (mod 2^32), plus a count: 12 bytes; composition is associative, not commutative.
 struct affine {
@@ -141,12 +141,12 @@ TEST(SerialLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
   check_affine<starving_serial_tuning>();
 }
 
-TEST(GroupLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
+TEST(OrderedLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
   ARCHSCAN_REQUIRE_GPU();
-  check_int32<starving_group_tuning>();
-  check_affine<starving_group_tuning>();
-  check_int32<starving_small_group_tuning>();
-  check_affine<starving_small_group_tuning>();
+  check_int32<starving_ordered_tuning>();
+  check_affine<starving_ordered_tuning>();
+  check_int32<starving_ordered_resident_tuning>();
+  check_affine<starving_ordered_resident_tuning>();
 }
 
 }  // namespace

@@ -4,10 +4,10 @@
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
-//! block per tile. Both multi-tile routes fold with `group_lookback`, so they give the same bits, and
-//! the tiles themselves depend only on n and the row: the association of every result is a function
-//! of n, the row and `group_tiles`, the same on every run and every GPU, whichever route the device
-//! allows. Temporary storage: the tile states (2^28 int32 items in 5120-item tiles: 52429 packed
+//! block per tile. Both multi-tile routes fold tile aggregates left to right (`ordered_lookback`,
+//! `wave::ordered_prefix`), so they give the same bits, and the tiles themselves depend only on n and
+//! the row: the association of every result is a function of n and the row, the same on every run
+//! and every GPU, whichever route the device allows. Temporary storage: the tile states (2^28 int32 items in 5120-item tiles: 52429 packed
 //! states, 256 B + 410 KiB), or a wave's aggregates where larger. Launches are checked; nothing
 //! synchronizes.
 
@@ -90,7 +90,7 @@ struct family_dispatch<native_family> {
       configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(
           tile_t::threads, tile_t::smem_bytes, facts);
     } else {
-      in.blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_groups<Tuning, row, Hooks, Problem>, true>(
+      in.blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem>, true>(
           tile_t::threads, tile_t::smem_bytes, facts);
       if (native_wave_candidate(in)) {  // all shared memory to the carveout: the blocks counted surely fit
         in.wave_blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem>, true>(
@@ -113,10 +113,10 @@ struct family_dispatch<native_family> {
     }
     if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks>(p, pl.tiles, d_temp, stream)) return;
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
-    kernel::native_scan_groups<Tuning, row, Hooks, Problem>
+    kernel::native_scan_tiles<Tuning, row, Hooks, Problem>
         <<<static_cast<unsigned>(pl.tiles.grid), tile_t::threads, tile_t::smem_bytes, stream>>>(
             p, tile_t::state_t::bind(d_temp, pl.states), pl.lookback.tiles);
-    detail::throw_on_launch_error("archscan::native: scan_groups");
+    detail::throw_on_launch_error("archscan::native: scan_tiles");
   }
 
  private:

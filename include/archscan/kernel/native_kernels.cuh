@@ -1,9 +1,10 @@
 #pragma once
 //! \file The native family's kernels: place shared memory, call the transposed tile with the
-//! deterministic look-back.
+//! ordered look-back.
 
 #include <cstdint>
 
+#include <archscan/hooks.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 
 namespace archscan::kernel {
@@ -19,20 +20,22 @@ __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem
 }
 
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
-//! as the deterministic look-back folds them; `d_aggregates` holds one accumulator per tile.
+//! as the ordered look-back folds them; `d_aggregates` holds one accumulator per tile.
 template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<true>(p, d_aggregates, smem);
+  constexpr bool ordered = !detail::hook_traits<Hooks>::tree_fold;  // the hook measures determinism's cost
+  native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<ordered>(p, d_aggregates, smem);
 }
 
-//! Tiles taken from the counter of `st`, their prefixes from the deterministic look-back.
+//! Tiles taken from the counter of `st`, their prefixes from the ordered look-back.
 template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
-    native_scan_groups(Problem p, typename native_tile<Tuning, Row, Hooks, Problem>::state_t st, std::int64_t tiles) {
+    native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem>::state_t st, std::int64_t tiles) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem>::template scan_tiles<true>(p, st, tiles, 0, smem);
+  constexpr bool ordered = !detail::hook_traits<Hooks>::tree_fold;  // the hook measures determinism's cost
+  native_tile<Tuning, Row, Hooks, Problem>::template scan_tiles<ordered>(p, st, tiles, Tuning::lookback_delay_ns, smem);
 }
 
 }  // namespace archscan::kernel

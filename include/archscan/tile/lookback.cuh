@@ -7,7 +7,9 @@
 //!  - `window_lookback`: a warp reads a window of up to 32 predecessors at once (one lane each); where
 //!    one of them has published its inclusive prefix the walk stops, otherwise the window's aggregates
 //!    are folded in and the window slides further back (the turing family). 32 independent loads in
-//!    flight instead of one dependent chain.
+//!    flight instead of one dependent chain;
+//!  - `ordered_lookback`: the window walk, its values folded strictly left to right, so that every
+//!    result is the same bits on every run (the native family).
 //!
 //! Both combine earlier values on the left, so operators need not commute.
 //!
@@ -45,13 +47,6 @@ struct backoff {
     }
   }
 };
-
-//! Polls tile `t` (one thread) until its status is at least `at_least`; its value in `v`.
-template <class Config, class State, class T>
-__device__ __forceinline__ void wait_status(const State& st, std::int64_t t, T& v, tile_status at_least) {
-  backoff<Config> b;
-  while (st.poll(t, v) < at_least) b.wait();
-}
 
 //! The exclusive prefix of tile `tile` > 0 by one thread: predecessors from tile - 1 back to the first
 //! published inclusive prefix, combined in tile order.
@@ -118,105 +113,61 @@ struct window_lookback {
   }
 };
 
-//! Deterministic look-back: tiles in groups of `Config::group_tiles` (a multiple of 32). The last tile
-//! of each group publishes its inclusive prefix; every other tile publishes only its aggregate. A
-//! tile's exclusive prefix is the inclusive prefix published by the last tile of the group before
-//! (the seed for the first group) combined with the aggregates of the tiles before it in its own
-//! group, folded in a fixed order: lane l folds its run of group_tiles / 32 consecutive aggregates,
-//! then the runs are combined by one warp scan. Every combination is a function of the tile index
-//! alone, so the results are the same bits on every run and every GPU, whatever was published first.
-//! The groups' prefixes form a chain of one step per group.
+//! Ordered look-back, bitwise deterministic: the same walk as `window_lookback` (windows of 32
+//! predecessors, back to the latest published inclusive prefix), but the values are combined strictly
+//! left to right, one at a time, never as a tree. Every tile's inclusive prefix is thereby the left
+//! fold ((seed + a0) + a1) + ... + at of the tile aggregates, whichever predecessor published what
+//! when: a prefix found in the walk is itself that fold up to its tile, so starting from it or from
+//! any earlier one gives the same bits. Results depend on n, the operator and the tile shape only,
+//! not on timing, occupancy or the SM count, floating point included.
+//!
+//! Cost against the tree: a chain of up to 31 operator applications instead of five (the predecessor
+//! just before has usually published, and then there are none), and a walk that ends beyond the first
+//! window folds the windows after it again, oldest first (their tiles are all published by then).
 template <class T, class Config>
-struct group_lookback {
-  static constexpr int group    = Config::group_tiles;
-  static constexpr int per_lane = group / warp::threads;
-  static_assert(group >= warp::threads && group % warp::threads == 0, "group_tiles: a multiple of 32");
-
-  //! Whether tile `tile` publishes its inclusive prefix (the last of its group).
-  __host__ __device__ static constexpr bool publishes_prefix(std::int64_t tile) { return tile % group == group - 1; }
-
-  //! The combination, in tile order, of the aggregates of tiles [first, first + count) of one group
-  //! (count < group), the same way wherever it is computed: lane l folds its run of `per_lane`, then
-  //! one warp scan. `aggregate(t, v)` stores tile t's aggregate in v. All 32 lanes call.
-  template <class Aggregate, class Op>
-  __device__ static detail::maybe<T> fold(Aggregate aggregate, std::int64_t first, int count, Op op) {
-    using detail::maybe;
-    using detail::maybe_op;
-    const int lane = warp::lane_id();
-    maybe<T> mine{T{}, 0};
-#pragma unroll
-    for (int k = 0; k < per_lane; ++k) {
-      const int i = lane * per_lane + k;
-      if (i < count) {
-        T v;
-        aggregate(first + i, v);
-        mine = maybe_op<Op>{op}(mine, maybe<T>{v, 1});
-      }
-    }
-    const maybe<T> scanned = warp::inclusive_scan(mine, maybe_op<Op>{op});
-    return warp::shfl_idx(scanned, warp::threads - 1);
-  }
-
-  //! The exclusive prefix of tile `tile` (absent for tile 0 without a seed) from the tile states;
-  //! `seed` is the problem's. All 32 lanes of one warp call.
+struct ordered_lookback {
+  //! The exclusive prefix of tile `tile` > 0. All 32 lanes of one warp call. `delay_ns` as for
+  //! `window_lookback`.
   template <class State, class Op>
-  __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, const detail::maybe<T>& seed,
-                                                      Op op) {
-    const std::int64_t first = tile - tile % group;  // the group's first tile
-    const int before         = static_cast<int>(tile - first);
-    auto published = [&](std::int64_t t, T& v) {  // only a group's last tile publishes a prefix
-      wait_status<Config>(st, t, v, status_aggregate);
-    };
-    // With group_prefix_first, one lane waits for the group before's prefix first (the last tile of
-    // a group, on the chain, polls at the fast backoff; the others slowly), and the aggregates are
-    // read after it, when they have long been published: far fewer polls in flight.
-    detail::maybe<T> base = seed;
-    if constexpr (Config::group_prefix_first) base = group_base(st, first, tile, seed);
-    const detail::maybe<T> part = fold(published, first, before, op);
-    if constexpr (!Config::group_prefix_first) base = group_base(st, first, tile, seed);
-    return detail::maybe_op<Op>{op}(base, part);
-  }
-
-  //! The same prefix as `exclusive_prefix`, bit for bit, from `d_aggregates` (every tile's aggregate,
-  //! all stored before this call: a wave after its grid barrier). The groups' prefixes are formed
-  //! as the chain forms them: each group's last tile combines its exclusive prefix with its aggregate.
-  template <class Op>
-  __device__ static detail::maybe<T> exclusive_prefix(const T* d_aggregates, std::int64_t tile,
-                                                      const detail::maybe<T>& seed, Op op) {
-    using detail::maybe;
-    auto stored = [&](std::int64_t t, T& v) { v = d_aggregates[t]; };
-    const std::int64_t first = tile - tile % group;
-    maybe<T> base            = seed;
-    for (std::int64_t g = 0; g < first; g += group) {
-      const maybe<T> last_prefix = detail::maybe_op<Op>{op}(base, fold(stored, g, group - 1, op));
-      const T last               = d_aggregates[g + group - 1];
-      base = maybe<T>{last_prefix.valid ? T(op(last_prefix.value, last)) : last, 1};
+  __device__ static T exclusive_prefix(const State& st, std::int64_t tile, Op op, unsigned delay_ns) {
+    if (delay_ns > 0) __nanosleep(delay_ns);
+    std::int64_t end = tile;  // this window: tiles [end - 32, end)
+    T v{};
+    unsigned prefixes = 0;
+    while ((prefixes = poll_window(st, end, v)) == 0) end -= warp::threads;
+    T acc = fold(v, v, latest(prefixes), true, op);
+    for (end += warp::threads; end <= tile; end += warp::threads) {  // rare: the walk went further back
+      prefixes = poll_window(st, end, v);
+      acc      = prefixes ? fold(acc, v, latest(prefixes), true, op) : fold(acc, v, 0, false, op);
     }
-    return detail::maybe_op<Op>{op}(base, fold(stored, first, static_cast<int>(tile - first), op));
+    return acc;
   }
 
  private:
-  //! The prefix of everything before tile `first` (a group's first tile): the seed, or what the last
-  //! tile of the group before published. All lanes call; lane 0 polls.
+  __device__ __forceinline__ static int latest(unsigned lanes) { return 31 - __clz(lanes); }
+
+  //! Lane l polls tile end - 32 + l (lanes before tile 0 stand idle) until every tile after the latest
+  //! published prefix in the window is published; returns the lanes holding prefixes, values in `v`.
   template <class State>
-  __device__ static detail::maybe<T> group_base(const State& st, std::int64_t first, std::int64_t tile,
-                                                const detail::maybe<T>& seed) {
-    if (first == 0) return seed;
-    T v{};
-    if (warp::lane_id() == 0) {
-      const bool on_chain = publishes_prefix(tile);
-      unsigned delay      = on_chain ? Config::backoff_min_ns : Config::group_wait_min_ns;
-      const unsigned cap  = on_chain ? Config::backoff_max_ns : Config::group_wait_max_ns;
-      std::uint64_t polls = 0;
-      while (st.poll(first - 1, v) < status_prefix) {
-        if constexpr (Config::spin_limit > 0) {
-          if (++polls >= Config::spin_limit) __trap();
-        }
-        __nanosleep(delay);
-        delay = delay * 2 < cap ? delay * 2 : cap;
-      }
+  __device__ static unsigned poll_window(const State& st, std::int64_t end, T& v) {
+    const std::int64_t pred = end - warp::threads + warp::lane_id();
+    backoff<Config> b;
+    for (;;) {
+      const tile_status s     = pred >= 0 ? st.poll(pred, v) : status_aggregate;
+      const unsigned prefixes = __ballot_sync(warp::full_mask, pred >= 0 && s == status_prefix);
+      const unsigned invalid  = __ballot_sync(warp::full_mask, s == status_invalid);
+      const unsigned needed   = prefixes ? ~0u << latest(prefixes) : ~0u;
+      if ((invalid & needed) == 0) return prefixes;
+      b.wait();
     }
-    return detail::maybe<T>{warp::shfl_idx(v, 0), 1};
+  }
+
+  //! Lanes [from, 32) of `v` folded onto `acc` left to right; `restart`: lane `from` starts the fold.
+  template <class Op>
+  __device__ static T fold(T acc, const T& v, int from, bool restart, Op& op) {
+    if (restart) acc = warp::shfl_idx(v, from);
+    for (int l = restart ? from + 1 : from; l < warp::threads; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
+    return acc;
   }
 };
 

@@ -22,6 +22,7 @@
 //! read from shared memory after a barrier, so it is uniform.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
@@ -106,13 +107,13 @@ struct transposed_tile {
   //! Tile blockIdx.x of a grid whose blocks are all resident at once (a cooperative launch): its
   //! prefix from the aggregates of the tiles before it, after one grid barrier (wave.cuh).
   //! `d_aggregates`: one slot per tile, written here before it is read; nothing to reset.
-  //! `Grouped`: fold the aggregates as the deterministic look-back does (`group_lookback`), so that a
-  //! wave and a look-back over the same tiles give the same bits.
-  template <bool Grouped = false>
+  //! `Ordered`: fold the aggregates as the ordered look-back does (tile/lookback.cuh, bitwise
+  //! deterministic), so that a wave and a look-back over the same tiles give the same bits.
+  template <bool Ordered = false>
   __device__ static void scan_wave(const Problem& p, T* d_aggregates, unsigned char* raw) {
     const smem_view s(raw);
     const std::int64_t tile = blockIdx.x;
-    run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix<Grouped>(p, tile, aggregate, s, d_aggregates); });
+    run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix<Ordered>(p, tile, aggregate, s, d_aggregates); });
   }
 
   //! Takes tiles from the counter until none is left: one tile per block, or (the hook
@@ -125,9 +126,9 @@ struct transposed_tile {
   //! on its tiles in increasing order and a tile waits only for smaller ids, whose blocks finish
   //! their current tile (which waits only for smaller ids still) before starting the claimed one.
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
-  //! `Grouped`: the deterministic look-back (`group_lookback`, Tuning::group_tiles) instead of the
-  //! decoupled one.
-  template <bool Grouped = false>
+  //! `Ordered`: the ordered look-back (`ordered_lookback`, bitwise deterministic) instead of the
+  //! windowed tree (`window_lookback`).
+  template <bool Ordered = false>
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw) {
     const smem_view s(raw);
@@ -141,11 +142,8 @@ struct transposed_tile {
       // round's look-back, it is read after this round's last barrier.
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
       run_tile(p, tile, s, [&](const T& aggregate) {
-        if constexpr (Grouped) {
-          group_prefix(p, tile, aggregate, s, st, next_tile_slot);
-        } else {
-          lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
-        }
+        using walk = std::conditional_t<Ordered, ordered_lookback<T, Tuning>, look>;
+        lookback_prefix<walk>(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
       });
       if constexpr (!resident) return;
     }
@@ -217,8 +215,9 @@ struct transposed_tile {
     }
   }
 
-  //! Decoupled look-back (tile/lookback.cuh) by warp 0. A resident block also claims its next tile here, from
+  //! Decoupled look-back (tile/lookback.cuh, `Walk`) by warp 0. A resident block also claims its next tile here, from
   //! the last thread, which would only wait at the barrier: read by every thread after that barrier.
+  template <class Walk>
   __device__ static void lookback_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                          const state_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
@@ -229,7 +228,7 @@ struct transposed_tile {
         if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
       } else {
         if (lane == 0) st.publish(tile, status_aggregate, aggregate);
-        const T prefix = look::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
+        const T prefix = Walk::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
         if (lane == 0) {
           st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
           *s.tile_prefix = prefix;
@@ -239,30 +238,8 @@ struct transposed_tile {
     __syncthreads();
   }
 
-  //! The deterministic look-back (tile/lookback.cuh, `group_lookback`) by warp 0: the aggregate first,
-  //! then the prefix from the group before and this group's earlier aggregates; the last tile of a
-  //! group publishes its inclusive prefix for the next group.
-  __device__ static void group_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
-                                      const state_t& st, std::int64_t* next_tile_slot) {
-    using walk = group_lookback<T, Tuning>;
-    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
-    const int lane = static_cast<int>(threadIdx.x) % 32;
-    if (threadIdx.x < 32) {
-      hooks::starve(tile);
-      const bool last_of_group = walk::publishes_prefix(tile);
-      if (lane == 0 && !last_of_group) st.publish(tile, status_aggregate, aggregate);
-      const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
-      const detail::maybe<T> prefix = walk::exclusive_prefix(st, tile, seed, p.op);
-      if (lane == 0) {
-        if (last_of_group) st.publish(tile, status_prefix, prefix.valid ? T(p.op(prefix.value, aggregate)) : aggregate);
-        if (tile > 0) *s.tile_prefix = prefix.value;  // tile > 0 always has a prefix
-      }
-    }
-    __syncthreads();
-  }
-
   //! One wave (wave.cuh): aggregates stored, one grid barrier, warp 0 folds the predecessors' aggregates.
-  template <bool Grouped>
+  template <bool Ordered>
   __device__ static void wave_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                      T* d_aggregates) {
     if (threadIdx.x == 0) {
@@ -271,11 +248,10 @@ struct transposed_tile {
     }
     wave<T>::barrier();
     if (tile > 0 && threadIdx.x < 32) {
-      if constexpr (Grouped) {
+      if constexpr (Ordered) {
         const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
-        const detail::maybe<T> prefix = group_lookback<T, Tuning>::exclusive_prefix(
-            static_cast<const T*>(d_aggregates), tile, seed, p.op);
-        if (threadIdx.x == 0) *s.tile_prefix = prefix.value;  // tile > 0 always has a prefix
+        const T prefix = wave<T>::ordered_prefix(d_aggregates, tile, seed, p.op);
+        if (threadIdx.x == 0) *s.tile_prefix = prefix;
       } else {
         const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
         if (threadIdx.x == 0) *s.tile_prefix = Problem::has_seed ? T(p.op(p.seed, prefix)) : prefix;
