@@ -58,9 +58,9 @@ struct native_tuning {
   static constexpr tile_status_kind tile_status       = tile_status_kind::packed_word;
   static constexpr bool narrow_index_arithmetic       = true;
   static constexpr int lookback_window                = 32;
-  static constexpr unsigned lookback_delay_ns         = 0;
-  static constexpr unsigned backoff_min_ns            = 100;
-  static constexpr unsigned backoff_max_ns            = 256;
+  static constexpr unsigned lookback_delay_ns         = 1500;
+  static constexpr unsigned backoff_min_ns            = 200;
+  static constexpr unsigned backoff_max_ns            = 512;
   static constexpr std::uint64_t spin_limit           = std::uint64_t{1} << 26;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include <archscan/detail/exact_ops.cuh>
 #include <archscan/hooks.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 
@@ -11,6 +12,14 @@ namespace archscan::kernel {
 
 template <class Tuning, class Row, class Hooks, class Problem>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Row::items_per_thread, Hooks>;
+
+//! Whether tiles' aggregates are folded strictly in order (bitwise deterministic for every operator),
+//! or as a tree where every association gives the same bits anyway (integer sums, minima, maxima,
+//! bitwise operations) or where the tree_fold hook measures what the order costs.
+template <class Hooks, class Problem>
+inline constexpr bool native_ordered_fold =
+    !detail::hook_traits<Hooks>::tree_fold &&
+    !detail::exactly_associative<typename Problem::accum_type, typename Problem::op_type>;
 
 //! A problem of at most one tile: one block, no tile states.
 template <class Tuning, class Row, class Hooks, class Problem>
@@ -25,8 +34,7 @@ template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
-  constexpr bool ordered = !detail::hook_traits<Hooks>::tree_fold;  // the hook measures determinism's cost
-  native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<ordered>(p, d_aggregates, smem);
+  native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<native_ordered_fold<Hooks, Problem>>(p, d_aggregates, smem);
 }
 
 //! Tiles taken from the counter of `st`, their prefixes from the ordered look-back.
@@ -34,8 +42,8 @@ template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem>::state_t st, std::int64_t tiles) {
   extern __shared__ __align__(16) unsigned char smem[];
-  constexpr bool ordered = !detail::hook_traits<Hooks>::tree_fold;  // the hook measures determinism's cost
-  native_tile<Tuning, Row, Hooks, Problem>::template scan_tiles<ordered>(p, st, tiles, Tuning::lookback_delay_ns, smem);
+  native_tile<Tuning, Row, Hooks, Problem>::template scan_tiles<native_ordered_fold<Hooks, Problem>>(
+      p, st, tiles, Tuning::lookback_delay_ns, smem);
 }
 
 }  // namespace archscan::kernel

@@ -162,11 +162,20 @@ struct ordered_lookback {
     }
   }
 
-  //! Lanes [from, 32) of `v` folded onto `acc` left to right; `restart`: lane `from` starts the fold.
+  //! Lanes [from, 32) of `v` folded onto `acc` left to right; `restart`: lane `from` starts the fold
+  //! instead (a published prefix; without restart `from` is 0).
+  //! Unrolled, so that the shuffles, which do not depend on the fold, are in flight together and the
+  //! chain is the operator's latency alone: the window's last tiles fold the longest and publish the
+  //! prefixes the next tiles wait for, so this chain paces the whole scan.
   template <class Op>
   __device__ static T fold(T acc, const T& v, int from, bool restart, Op& op) {
-    if (restart) acc = warp::shfl_idx(v, from);
-    for (int l = restart ? from + 1 : from; l < warp::threads; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
+    const T first = warp::shfl_idx(v, from);
+    acc             = restart ? first : static_cast<T>(op(acc, first));
+#pragma unroll
+    for (int l = 1; l < warp::threads; ++l) {
+      const T u = warp::shfl_idx(v, l);
+      if (l > from) acc = static_cast<T>(op(acc, u));
+    }
     return acc;
   }
 };

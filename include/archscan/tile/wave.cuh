@@ -59,19 +59,20 @@ struct wave {
   template <class Op>
   __device__ static T ordered_prefix(const T* d_aggregates, std::int64_t tile, const detail::maybe<T>& seed, Op op) {
     const int lane = warp::lane_id();
-    T acc          = seed.value;
-    bool started   = seed.valid != 0;
     T next         = lane < tile ? d_aggregates[lane] : T{};
+    T acc          = seed.valid ? static_cast<T>(op(seed.value, warp::shfl_idx(next, 0))) : warp::shfl_idx(next, 0);
     for (std::int64_t base = 0; base < tile; base += warp::threads) {
-      const T v             = next;
+      const T v                = next;
       const std::int64_t ahead = base + warp::threads + lane;
       if (ahead < tile) next = d_aggregates[ahead];
-      const int count = tile - base < warp::threads ? static_cast<int>(tile - base) : warp::threads;
-      for (int l = 0; l < count; ++l) {
+      const std::int64_t count = tile - base;  // lanes [0, count) of v are tiles before this one
+      // Unrolled: the shuffles do not depend on the fold and are in flight together.
+#pragma unroll
+      for (int l = 1; l < warp::threads; ++l) {
         const T u = warp::shfl_idx(v, l);
-        acc       = started ? static_cast<T>(op(acc, u)) : u;
-        started   = true;
+        if (l < count) acc = static_cast<T>(op(acc, u));
       }
+      if (base + warp::threads < tile) acc = static_cast<T>(op(acc, warp::shfl_idx(next, 0)));
     }
     return acc;
   }
