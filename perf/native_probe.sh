@@ -21,7 +21,7 @@ echo "build $(( $(date +%s) - start )) s"
 rc=0
 [ $tests = 1 ] && for t in dispatch_native_dispatch_test tile_lookback_test thrust_determinism_test thrust_scan_test \
          thrust_scan_by_key_test thrust_transform_scan_test; do
-  "$build/test/$t" --gtest_filter='*native*:*Native*:*OrderedLookback*' --gtest_brief=1 > "$out/$t.log" 2>&1
+  "$build/test/$t" --gtest_filter='*native*:*Native*:*SegmentLookback*' --gtest_brief=1 > "$out/$t.log" 2>&1
   r=$?; [ $r -eq 0 ] || rc=1
   echo "$t rc=$r $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/$t.log" | tr '\n' ' ')"
 done

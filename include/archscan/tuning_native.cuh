@@ -1,6 +1,6 @@
 #pragma once
 //! \file The native family's tuning: a single-pass scan for today's GPUs whose results are bitwise
-//! deterministic, floating point included (tile/lookback.cuh, `ordered_lookback`).
+//! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
 //! fixed per row (no small tiles: their choice would depend on the SM count), tile aggregates are
@@ -44,9 +44,8 @@ struct native_tuning {
 
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
   //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
-  //! either way. The wave's fold is a chain of one operator application per tile before, so past
-  //! some tile count the look-back's two launches cost less.
-  static constexpr int wave_max_tiles = 64;
+  //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
+  static constexpr int wave_max_tiles = 1 << 30;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;

@@ -1,7 +1,8 @@
 // Decoupled look-back under starvation: chosen tiles sleep ~100 us before publishing anything, so
 // their successors must wait (bounded, backing off) and still combine every predecessor in order.
-// Both walks over the tile states: the turing family's 32-wide window (and one predecessor at a time,
-// with resident blocks looping over tiles) and the kepler family's serial walk. Runs through the
+// Every walk over the tile states: the turing family's 32-wide window (and one predecessor at a time,
+// with resident blocks looping over tiles), the kepler family's serial walk and the native family's
+// segmented walk. Runs through the
 // public Thrust API with test hooks (hooks.cuh) attached to the tunings.
 
 #include <cstdint>
@@ -42,12 +43,27 @@ using starving_tuning        = archscan::with_hooks<lookback_only_tuning, starve
 using starving_narrow_tuning = archscan::with_hooks<narrow_window_tuning, starve_resident_hooks>;
 //! The kepler family's serial look-back over the same tile states.
 using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, starve_hooks>;
-//! The native family's ordered look-back, one block per tile and resident blocks looping over tiles.
+//! The native family's segmented look-back (tile/lookback.cuh, `segment_lookback`; operators that are
+//! not exactly associative, here the affine struct, take it), one block per tile and resident blocks
+//! looping over tiles; and with 32-item tiles, so that the larger sizes span more than 32 segments of
+//! 32 tiles and a walk back crosses several windows of segment ends.
 struct native_lookback_only : archscan::native_tuning {
   static constexpr int wave_max_tiles = 0;
 };
-using starving_ordered_tuning          = archscan::with_hooks<native_lookback_only, starve_hooks>;
-using starving_ordered_resident_tuning = archscan::with_hooks<archscan::native_tuning, starve_resident_hooks>;
+struct tiny_tile_row {
+  static constexpr int block_threads          = 32;
+  static constexpr int items_per_thread       = 1;
+  static constexpr int min_blocks_per_sm      = 1;
+};
+struct native_tiny_tiles : native_lookback_only {
+  using row_4     = tiny_tile_row;
+  using row_8     = tiny_tile_row;
+  using row_16    = tiny_tile_row;
+  using row_large = tiny_tile_row;
+};
+using starving_segment_tuning          = archscan::with_hooks<native_lookback_only, starve_hooks>;
+using starving_segment_resident_tuning = archscan::with_hooks<archscan::native_tuning, starve_resident_hooks>;
+using starving_segment_tiny_tuning     = archscan::with_hooks<native_tiny_tiles, starve_hooks>;
 
 //! x -> a * x + b (mod 2^32), plus a count: 12 bytes; composition is associative, not commutative.
 struct affine {
@@ -141,12 +157,17 @@ TEST(SerialLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
   check_affine<starving_serial_tuning>();
 }
 
-TEST(OrderedLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
+TEST(SegmentLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
   ARCHSCAN_REQUIRE_GPU();
-  check_int32<starving_ordered_tuning>();
-  check_affine<starving_ordered_tuning>();
-  check_int32<starving_ordered_resident_tuning>();
-  check_affine<starving_ordered_resident_tuning>();
+  check_int32<starving_segment_tuning>();
+  check_affine<starving_segment_tuning>();
+  check_int32<starving_segment_resident_tuning>();
+  check_affine<starving_segment_resident_tuning>();
+}
+
+TEST(SegmentLookbackStarvation, ManySegmentsOfTinyTiles) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_affine<starving_segment_tiny_tuning>();
 }
 
 }  // namespace

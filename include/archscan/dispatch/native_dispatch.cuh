@@ -4,8 +4,8 @@
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
-//! block per tile. Both multi-tile routes fold tile aggregates left to right (`ordered_lookback`,
-//! `wave::ordered_prefix`), so they give the same bits, and the tiles themselves depend only on n and
+//! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
+//! (`segment_lookback`), so they give the same bits, and the tiles themselves depend only on n and
 //! the row: the association of every result is a function of n and the row, the same on every run
 //! and every GPU, whichever route the device allows. Temporary storage: the tile states (2^28 int32 items in 5120-item tiles: 52429 packed
 //! states, 256 B + 410 KiB), or a wave's aggregates where larger. Launches are checked; nothing

@@ -1,6 +1,6 @@
 #pragma once
 //! \file The native family's kernels: place shared memory, call the transposed tile with the
-//! ordered look-back.
+//! segmented look-back.
 
 #include <cstdint>
 
@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem
 }
 
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
-//! as the ordered look-back folds them; `d_aggregates` holds one accumulator per tile.
+//! as the segmented look-back folds them; `d_aggregates` holds one accumulator per tile.
 template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
   native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<native_ordered_fold<Hooks, Problem>>(p, d_aggregates, smem);
 }
 
-//! Tiles taken from the counter of `st`, their prefixes from the ordered look-back.
+//! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.
 template <class Tuning, class Row, class Hooks, class Problem>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem>::state_t st, std::int64_t tiles) {

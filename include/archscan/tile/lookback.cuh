@@ -8,8 +8,9 @@
 //!    one of them has published its inclusive prefix the walk stops, otherwise the window's aggregates
 //!    are folded in and the window slides further back (the turing family). 32 independent loads in
 //!    flight instead of one dependent chain;
-//!  - `ordered_lookback`: the window walk, its values folded strictly left to right, so that every
-//!    result is the same bits on every run (the native family).
+//!  - `segment_lookback`: prefixes published only at the ends of fixed segments of 32 tiles, and
+//!    every value folded in an order fixed by tile indices, so that every result is the same bits on
+//!    every run and every GPU (the native family).
 //!
 //! Both combine earlier values on the left, so operators need not commute.
 //!
@@ -113,68 +114,145 @@ struct window_lookback {
   }
 };
 
-//! Ordered look-back, bitwise deterministic: the same walk as `window_lookback` (windows of 32
-//! predecessors, back to the latest published inclusive prefix), but the values are combined strictly
-//! left to right, one at a time, never as a tree. Every tile's inclusive prefix is thereby the left
-//! fold ((seed + a0) + a1) + ... + at of the tile aggregates, whichever predecessor published what
-//! when: a prefix found in the walk is itself that fold up to its tile, so starting from it or from
-//! any earlier one gives the same bits. Results depend on n, the operator and the tile shape only,
-//! not on timing, occupancy or the SM count, floating point included.
+//! Segmented look-back, bitwise deterministic: every combination is a function of tile indices alone,
+//! so results are the same bits on every run and every GPU (timing, occupancy and SM count do not
+//! enter), floating point included. Tiles form segments of 32. With a_t the aggregate of tile t:
 //!
-//! Cost against the tree: a chain of up to 31 operator applications instead of five (the predecessor
-//! just before has usually published, and then there are none), and a walk that ends beyond the first
-//! window folds the windows after it again, oldest first (their tiles are all published by then).
+//!   R_k       = ((a_32k + a_32k+1) + ...) + a_32k+31      the segment's aggregates, left to right
+//!   P_0       = the seed (or nothing); P_k+1 = P_k + R_k   the prefix before segment k+1
+//!   prefix(t) = P_s + (((a_32s + ...) + a_t-1))           t = 32s + j: P_s, then the segment's
+//!                                                         tiles before t, left to right
+//!
+//! Everything but the final combination uses aggregates only, which tiles publish as soon as they
+//! have reduced, so it is computed before P_s arrives: on the chain of prefixes a tile adds one
+//! operation (two for a segment's last tile, which publishes P_s+1 as its status_prefix; no other
+//! tile publishes a prefix). A tile whose P_s is not published yet starts from the nearest published
+//! P_k (or the seed) and folds the segments k..s-1 itself, which gives the same bits.
 template <class T, class Config>
-struct ordered_lookback {
-  //! The exclusive prefix of tile `tile` > 0. All 32 lanes of one warp call. `delay_ns` as for
-  //! `window_lookback`.
+struct segment_lookback {
+  static constexpr int segment = warp::threads;
+
+  //! The exclusive prefix of tile `tile` (absent only for tile 0 without a seed); publishes P_s+1
+  //! when the tile ends its segment. `aggregate`: the tile's own, published already. All 32 lanes
+  //! of one warp call. `delay_ns` as for `window_lookback`.
   template <class State, class Op>
-  __device__ static T exclusive_prefix(const State& st, std::int64_t tile, Op op, unsigned delay_ns) {
-    if (delay_ns > 0) __nanosleep(delay_ns);
-    std::int64_t end = tile;  // this window: tiles [end - 32, end)
+  __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, const T& aggregate,
+                                                      const detail::maybe<T>& seed, Op op, unsigned delay_ns) {
+    using detail::maybe;
+    const detail::maybe_op<Op> combine{op};
+    const std::int64_t s = tile / segment;
+    const int j          = static_cast<int>(tile % segment);
+    if (delay_ns > 0 && tile > 0) __nanosleep(delay_ns);
     T v{};
-    unsigned prefixes = 0;
-    while ((prefixes = poll_window(st, end, v)) == 0) end -= warp::threads;
-    T acc = fold(v, v, latest(prefixes), true, op);
-    for (end += warp::threads; end <= tile; end += warp::threads) {  // rare: the walk went further back
-      prefixes = poll_window(st, end, v);
-      acc      = prefixes ? fold(acc, v, latest(prefixes), true, op) : fold(acc, v, 0, false, op);
+    if (j > 0) poll_segment(st, s, j, v);
+    const maybe<T> own  = fold_lanes(v, j, op);  // a_32s + ... + a_t-1
+    const maybe<T> base = segment_prefix(st, s, seed, op);
+    if (j == segment - 1 && warp::lane_id() == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
+      const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
+      st.publish(tile, status_prefix, combine(base, whole).value);
     }
-    return acc;
+    return combine(base, own);
+  }
+
+  //! The same prefix from `d_aggregates` (every tile's aggregate, all stored: a wave after its grid
+  //! barrier), bit for bit. Lane l folds segment l of each 32 (its aggregates in order), then the
+  //! segments are combined onto the seed in order.
+  template <class Op>
+  __device__ static detail::maybe<T> exclusive_prefix(const T* d_aggregates, std::int64_t tile,
+                                                      const detail::maybe<T>& seed, Op op) {
+    using detail::maybe;
+    const int lane       = warp::lane_id();
+    const std::int64_t s = tile / segment;
+    const int j          = static_cast<int>(tile % segment);
+    const T mine         = lane < j ? d_aggregates[s * segment + lane] : T{};
+    const maybe<T> own   = fold_lanes(mine, j, op);
+    maybe<T> base        = seed;
+    for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
+      const std::int64_t k = k0 + lane;
+      T r{};
+      if (k < s) {
+        const T* a = d_aggregates + k * segment;
+        r          = a[0];
+#pragma unroll 8
+        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+      }
+      base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
+    }
+    return detail::maybe_op<Op>{op}(base, own);
   }
 
  private:
-  __device__ __forceinline__ static int latest(unsigned lanes) { return 31 - __clz(lanes); }
-
-  //! Lane l polls tile end - 32 + l (lanes before tile 0 stand idle) until every tile after the latest
-  //! published prefix in the window is published; returns the lanes holding prefixes, values in `v`.
+  //! Lane l < count polls tile 32k + l until it has published (the states' value in `v`); the
+  //! tiles are segment k's first `count`, none of them its last unless count is 32.
   template <class State>
-  __device__ static unsigned poll_window(const State& st, std::int64_t end, T& v) {
-    const std::int64_t pred = end - warp::threads + warp::lane_id();
+  __device__ static unsigned poll_segment(const State& st, std::int64_t k, int count, T& v) {
+    const int lane = warp::lane_id();
     backoff<Config> b;
     for (;;) {
-      const tile_status s     = pred >= 0 ? st.poll(pred, v) : status_aggregate;
-      const unsigned prefixes = __ballot_sync(warp::full_mask, pred >= 0 && s == status_prefix);
-      const unsigned invalid  = __ballot_sync(warp::full_mask, s == status_invalid);
-      const unsigned needed   = prefixes ? ~0u << latest(prefixes) : ~0u;
-      if ((invalid & needed) == 0) return prefixes;
+      const tile_status s    = lane < count ? st.poll(k * segment + lane, v) : status_aggregate;
+      const unsigned invalid = __ballot_sync(warp::full_mask, s == status_invalid);
+      const unsigned prefix  = __ballot_sync(warp::full_mask, s == status_prefix);
+      // The segment's last tile, once it has published P_k+1, makes the others unnecessary.
+      if (invalid == 0 || (prefix >> (segment - 1)) & 1u) return prefix;
       b.wait();
     }
   }
 
-  //! Lanes [from, 32) of `v` folded onto `acc` left to right; `restart`: lane `from` starts the fold
-  //! instead (a published prefix; without restart `from` is 0).
-  //! Unrolled, so that the shuffles, which do not depend on the fold, are in flight together and the
-  //! chain is the operator's latency alone: the window's last tiles fold the longest and publish the
-  //! prefixes the next tiles wait for, so this chain paces the whole scan.
+  //! P_s: from the nearest segment end that has published, or the seed, folding the segments after it.
+  template <class State, class Op>
+  __device__ static detail::maybe<T> segment_prefix(const State& st, std::int64_t s, const detail::maybe<T>& seed,
+                                                    Op& op) {
+    using detail::maybe;
+    if (s == 0) return seed;
+    const int lane = warp::lane_id();
+    // Lane i looks at the end of segment e - 1 - i (holding P_e-i once published), no waiting.
+    std::int64_t start = 0;  // the segment whose prefix the fold starts from
+    maybe<T> base      = seed;
+    for (std::int64_t e = s; e > 0; e -= warp::threads) {
+      const std::int64_t k = e - lane;  // P_k sits at tile 32k - 1
+      T v{};
+      const bool published = k >= 1 && st.poll(k * segment - 1, v) == status_prefix;
+      const unsigned found = __ballot_sync(warp::full_mask, published);
+      if (found) {
+        const int nearest = __ffs(found) - 1;
+        start             = e - nearest;
+        base              = maybe<T>{warp::shfl_idx(v, nearest), 1};
+        break;
+      }
+    }
+    // Segments start..s-1: R_k from its 32 aggregates, or P_k+1 itself where its end has published.
+    for (std::int64_t k = start; k < s; ++k) {
+      T v{};
+      const unsigned prefix = poll_segment(st, k, segment, v);
+      if ((prefix >> (segment - 1)) & 1u) {
+        base = maybe<T>{warp::shfl_idx(v, segment - 1), 1};
+      } else {
+        base = detail::maybe_op<Op>{op}(base, maybe<T>{fold_lanes(v, segment, op).value, 1});
+      }
+    }
+    return base;
+  }
+
+  //! Lanes [0, count) of `v` folded left to right (absent for count 0). Unrolled: the shuffles do
+  //! not depend on the fold and are in flight together; the chain is the operator's latency alone.
   template <class Op>
-  __device__ static T fold(T acc, const T& v, int from, bool restart, Op& op) {
-    const T first = warp::shfl_idx(v, from);
-    acc             = restart ? first : static_cast<T>(op(acc, first));
+  __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op) {
+    T acc = warp::shfl_idx(v, 0);
 #pragma unroll
     for (int l = 1; l < warp::threads; ++l) {
       const T u = warp::shfl_idx(v, l);
-      if (l > from) acc = static_cast<T>(op(acc, u));
+      if (l < count) acc = static_cast<T>(op(acc, u));
+    }
+    return detail::maybe<T>{acc, count > 0 ? 1 : 0};
+  }
+
+  //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time.
+  template <class Op>
+  __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int count, Op& op) {
+#pragma unroll
+    for (int l = 0; l < warp::threads; ++l) {
+      const T u = warp::shfl_idx(v, l);
+      if (l < count) acc = detail::maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
     }
     return acc;
   }

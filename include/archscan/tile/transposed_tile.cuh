@@ -22,7 +22,6 @@
 //! read from shared memory after a barrier, so it is uniform.
 
 #include <cstdint>
-#include <type_traits>
 
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
@@ -107,7 +106,7 @@ struct transposed_tile {
   //! Tile blockIdx.x of a grid whose blocks are all resident at once (a cooperative launch): its
   //! prefix from the aggregates of the tiles before it, after one grid barrier (wave.cuh).
   //! `d_aggregates`: one slot per tile, written here before it is read; nothing to reset.
-  //! `Ordered`: fold the aggregates as the ordered look-back does (tile/lookback.cuh, bitwise
+  //! `Ordered`: fold the aggregates as the segmented look-back does (tile/lookback.cuh, bitwise
   //! deterministic), so that a wave and a look-back over the same tiles give the same bits.
   template <bool Ordered = false>
   __device__ static void scan_wave(const Problem& p, T* d_aggregates, unsigned char* raw) {
@@ -126,7 +125,7 @@ struct transposed_tile {
   //! on its tiles in increasing order and a tile waits only for smaller ids, whose blocks finish
   //! their current tile (which waits only for smaller ids still) before starting the claimed one.
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
-  //! `Ordered`: the ordered look-back (`ordered_lookback`, bitwise deterministic) instead of the
+  //! `Ordered`: the segmented look-back (`segment_lookback`, bitwise deterministic) instead of the
   //! windowed tree (`window_lookback`).
   template <bool Ordered = false>
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
@@ -142,8 +141,11 @@ struct transposed_tile {
       // round's look-back, it is read after this round's last barrier.
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
       run_tile(p, tile, s, [&](const T& aggregate) {
-        using walk = std::conditional_t<Ordered, ordered_lookback<T, Tuning>, look>;
-        lookback_prefix<walk>(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+        if constexpr (Ordered) {
+          segment_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+        } else {
+          lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+        }
       });
       if constexpr (!resident) return;
     }
@@ -215,9 +217,8 @@ struct transposed_tile {
     }
   }
 
-  //! Decoupled look-back (tile/lookback.cuh, `Walk`) by warp 0. A resident block also claims its next tile here, from
+  //! Decoupled look-back (tile/lookback.cuh) by warp 0. A resident block also claims its next tile here, from
   //! the last thread, which would only wait at the barrier: read by every thread after that barrier.
-  template <class Walk>
   __device__ static void lookback_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                          const state_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
@@ -228,12 +229,28 @@ struct transposed_tile {
         if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
       } else {
         if (lane == 0) st.publish(tile, status_aggregate, aggregate);
-        const T prefix = Walk::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
+        const T prefix = look::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
         if (lane == 0) {
           st.publish(tile, status_prefix, T(p.op(prefix, aggregate)));
           *s.tile_prefix = prefix;
         }
       }
+    }
+    __syncthreads();
+  }
+
+  //! The segmented look-back (tile/lookback.cuh, `segment_lookback`) by warp 0: the aggregate first,
+  //! then the prefix; a segment's last tile also publishes the prefix of the segment after it.
+  __device__ static void segment_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
+                                        const state_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
+    if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
+    if (threadIdx.x < 32) {
+      hooks::starve(tile);
+      if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
+      const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
+      const detail::maybe<T> prefix =
+          segment_lookback<T, Tuning>::exclusive_prefix(st, tile, aggregate, seed, p.op, lookback_delay_ns);
+      if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix.value;  // present for every tile > 0
     }
     __syncthreads();
   }
@@ -250,8 +267,9 @@ struct transposed_tile {
     if (tile > 0 && threadIdx.x < 32) {
       if constexpr (Ordered) {
         const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
-        const T prefix = wave<T>::ordered_prefix(d_aggregates, tile, seed, p.op);
-        if (threadIdx.x == 0) *s.tile_prefix = prefix;
+        const detail::maybe<T> prefix =
+            segment_lookback<T, Tuning>::exclusive_prefix(static_cast<const T*>(d_aggregates), tile, seed, p.op);
+        if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
       } else {
         const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
         if (threadIdx.x == 0) *s.tile_prefix = Problem::has_seed ? T(p.op(p.seed, prefix)) : prefix;

@@ -13,8 +13,8 @@
 //! The barrier requires every block of the grid to be resident at once, which only a cooperative
 //! launch guarantees (dispatch/turing_dispatch.cuh); a grid that does not fit takes the look-back instead.
 //! Determinism: the fold's association depends only on the tile count, so results are the same from
-//! run to run, floating point included; `ordered_prefix` folds as the ordered look-back does, so the
-//! same bits come from either route.
+//! run to run, floating point included. (The native family folds a wave as its look-back does,
+//! tile/lookback.cuh `segment_lookback`, so that the route does not change the bits either.)
 
 #include <cstdint>
 
@@ -48,33 +48,6 @@ struct wave {
     }
     const detail::maybe<T> scanned = warp::inclusive_scan(mine, detail::maybe_op<Op>{op});
     return warp::shfl_idx(scanned, warp::threads - 1).value;  // lane 0's run is never empty
-  }
-
-  //! The exclusive prefix of tile `tile` > 0 folded as `ordered_lookback` folds it (tile/lookback.cuh):
-  //! the seed if present, then `d_aggregates[0, tile)` one at a time, left to right, so that a wave
-  //! and a look-back over the same tiles give the same bits. All 32 lanes of one warp call. The warp
-  //! loads 32 aggregates at a time (the next 32 in flight while these are folded); the fold is a
-  //! chain of `tile` operator applications, which bounds the tiles worth a wave
-  //! (native_tuning::wave_max_tiles).
-  template <class Op>
-  __device__ static T ordered_prefix(const T* d_aggregates, std::int64_t tile, const detail::maybe<T>& seed, Op op) {
-    const int lane = warp::lane_id();
-    T next         = lane < tile ? d_aggregates[lane] : T{};
-    T acc          = seed.valid ? static_cast<T>(op(seed.value, warp::shfl_idx(next, 0))) : warp::shfl_idx(next, 0);
-    for (std::int64_t base = 0; base < tile; base += warp::threads) {
-      const T v                = next;
-      const std::int64_t ahead = base + warp::threads + lane;
-      if (ahead < tile) next = d_aggregates[ahead];
-      const std::int64_t count = tile - base;  // lanes [0, count) of v are tiles before this one
-      // Unrolled: the shuffles do not depend on the fold and are in flight together.
-#pragma unroll
-      for (int l = 1; l < warp::threads; ++l) {
-        const T u = warp::shfl_idx(v, l);
-        if (l < count) acc = static_cast<T>(op(acc, u));
-      }
-      if (base + warp::threads < tile) acc = static_cast<T>(op(acc, warp::shfl_idx(next, 0)));
-    }
-    return acc;
   }
 };
 
