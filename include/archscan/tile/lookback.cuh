@@ -140,14 +140,44 @@ struct segment_lookback {
                                                       const detail::maybe<T>& seed, Op op, unsigned delay_ns) {
     using detail::maybe;
     const detail::maybe_op<Op> combine{op};
+    const int lane       = warp::lane_id();
     const std::int64_t s = tile / segment;
     const int j          = static_cast<int>(tile % segment);
     if (delay_ns > 0 && tile > 0) __nanosleep(delay_ns);
-    T v{};
-    if (j > 0) poll_segment(st, s, j, v);
-    const maybe<T> own  = fold_lanes(v, j, op);  // a_32s + ... + a_t-1
-    const maybe<T> base = segment_prefix(st, s, seed, op);
-    if (j == segment - 1 && warp::lane_id() == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
+    // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
+    // this one (lanes < j), the segment before (its last tile holds P_s once published) and, in lane
+    // 0, the end of the one before that (P_s-1), from which the segment before folds to P_s.
+    T own_v{}, prev_v{}, older_v{};
+    bool has_p_s = false, has_p_older = false, walk_further = false;
+    backoff<Config> b;
+    for (;;) {
+      const tile_status so = lane < j ? st.poll(s * segment + lane, own_v) : status_aggregate;
+      const tile_status sp = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
+      const tile_status se = s >= 2 && lane == 0 ? st.poll((s - 1) * segment - 1, older_v) : status_aggregate;
+      const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
+      const unsigned prev_invalid = __ballot_sync(warp::full_mask, sp == status_invalid);
+      has_p_s     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
+      has_p_older = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
+      if (own_invalid == 0 && (s == 0 || has_p_s)) break;
+      if (own_invalid == 0 && prev_invalid == 0) {
+        walk_further = !has_p_older;  // P_s-1 is not published either: walk back for it
+        break;
+      }
+      b.wait();
+    }
+    const maybe<T> own = fold_lanes(own_v, j, op);  // a_32s + ... + a_t-1
+    maybe<T> base      = seed;                      // P_s
+    if (s >= 1) {
+      if (has_p_s) {
+        base = maybe<T>{warp::shfl_idx(prev_v, segment - 1), 1};
+      } else {
+        const maybe<T> before = s == 1          ? seed
+                                : walk_further ? segment_prefix(st, s - 1, seed, op)
+                                               : maybe<T>{warp::shfl_idx(older_v, 0), 1};
+        base = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
+      }
+    }
+    if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
       const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
       st.publish(tile, status_prefix, combine(base, whole).value);
     }
