@@ -79,6 +79,7 @@ struct value_traits {
   static T identity() { return T{}; }
   static const char* name() {
     if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+    else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
     else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
     else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
     else if constexpr (std::is_same_v<T, float>) return "float";
@@ -327,6 +328,7 @@ void register_type() {
 template <class Alg>
 void register_integer_types() {
   register_type<Alg, std::int8_t>();
+  register_type<Alg, std::int16_t>();
   register_type<Alg, std::int32_t>();
   register_type<Alg, std::int64_t>();
 }

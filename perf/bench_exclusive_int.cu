@@ -1,4 +1,4 @@
-//! \file archscan-bench: the exclusive_scan cases for int8, int32, int64 (one translation unit per algorithm and
+//! \file archscan-bench: the exclusive_scan cases for int8, int16, int32, int64 (one translation unit per algorithm and
 //! half of the types keeps each compile short).
 #include "bench.cuh"
 

@@ -58,7 +58,7 @@ def main(argv=None):
     if not rows:
         print(f"plot.py: no {args.algorithm} results in {args.results}", file=sys.stderr)
         return 1
-    order = ["int8", "int32", "int64", "float", "double", "mat2x2"]
+    order = ["int8", "int16", "int32", "int64", "float", "double", "mat2x2"]
     types = sorted({r["type"] for r in rows}, key=lambda t: order.index(t) if t in order else len(order))
     cols = min(3, len(types))
     nrows = math.ceil(len(types) / cols)

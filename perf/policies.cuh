@@ -41,10 +41,7 @@ constexpr auto entry_if_ready(const char* name) {
 }
 }  // namespace detail
 
-//! Variants of native measured beside it while its design is chosen (perf/NOTES.md).
-struct native_wave_64 : native_tuning {  // a wave only up to 64 tiles, else the look-back
-  static constexpr int wave_max_tiles = 64;
-};
+//! native with its look-back folded as a tree (not deterministic): what determinism costs (perf/NOTES.md).
 struct native_tree_hooks {  // the look-back's windows folded as a tree: what determinism costs
   static constexpr bool tree_fold = true;
 };
@@ -54,7 +51,6 @@ using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
                         detail::entry_if_ready<native_tuning, false>("archscan::native_nosync"),
-                        detail::entry_if_ready<native_wave_64, false>("archscan::native_wave64_nosync"),
                         detail::entry_if_ready<native_tree, false>("archscan::native_tree_nosync"),
                         detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
                         detail::entry_if_ready<blelloch_tuning, false>("archscan::blelloch_nosync"),

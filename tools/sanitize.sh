@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# compute-sanitizer over the single-pass families' GPU tests (turing and kepler, and the tile states and
-# look-back walks they share): memcheck, racecheck, synccheck and initcheck.
+# compute-sanitizer over the single-pass families' GPU tests (turing, kepler and native, and the tile
+# states and look-back walks they share): memcheck, racecheck, synccheck and initcheck.
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
 # The sanitizers slow kernels by 10-100x, so each tool runs only the tests FILTER selects (default: both
 # families and the tile-state tests) of the scan, by-key, transform, tile-state, look-back and wave
@@ -8,7 +8,7 @@
 set -u
 build=${1:?build dir}
 out=${2:-$build/sanitize}
-filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*}
+filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*:*native*:*Native*:*SegmentLookback*}
 mkdir -p "$out"
 # The four tools run side by side (one process each): they are independent, and serially they
 # overrun one 10-minute device call.
