@@ -203,8 +203,13 @@ struct segment_lookback {
       if (k < s) {
         const T* a = d_aggregates + k * segment;
         r          = a[0];
+        if constexpr (unrolled) {
 #pragma unroll 8
-        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+          for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+        } else {
+#pragma unroll 1
+          for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+        }
       }
       base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
     }
@@ -263,26 +268,43 @@ struct segment_lookback {
     return base;
   }
 
-  //! Lanes [0, count) of `v` folded left to right (absent for count 0). Unrolled: the shuffles do
-  //! not depend on the fold and are in flight together; the chain is the operator's latency alone.
+  //! Folds of accumulators up to 16 bytes are unrolled: the shuffles do not depend on the fold and
+  //! are in flight together, so the chain is the operator's latency alone. Larger ones loop: unrolled,
+  //! a 1024-byte accumulator's 31 steps of 256 shuffle words each took ptxas minutes per kernel.
+  static constexpr bool unrolled = sizeof(T) <= 16;
+
+  //! Lanes [0, count) of `v` folded left to right (absent for count 0); `count` is the same in
+  //! every lane.
   template <class Op>
   __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op) {
     T acc = warp::shfl_idx(v, 0);
+    if constexpr (unrolled) {
 #pragma unroll
-    for (int l = 1; l < warp::threads; ++l) {
-      const T u = warp::shfl_idx(v, l);
-      if (l < count) acc = static_cast<T>(op(acc, u));
+      for (int l = 1; l < warp::threads; ++l) {
+        const T u = warp::shfl_idx(v, l);
+        if (l < count) acc = static_cast<T>(op(acc, u));
+      }
+    } else {
+#pragma unroll 1
+      for (int l = 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
     }
     return detail::maybe<T>{acc, count > 0 ? 1 : 0};
   }
 
-  //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time.
+  //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time (`count` the same
+  //! in every lane).
   template <class Op>
   __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int count, Op& op) {
+    auto step = [&](const T& u) { acc = detail::maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
+    if constexpr (unrolled) {
 #pragma unroll
-    for (int l = 0; l < warp::threads; ++l) {
-      const T u = warp::shfl_idx(v, l);
-      if (l < count) acc = detail::maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
+      for (int l = 0; l < warp::threads; ++l) {
+        const T u = warp::shfl_idx(v, l);
+        if (l < count) step(u);
+      }
+    } else {
+#pragma unroll 1
+      for (int l = 0; l < count; ++l) step(warp::shfl_idx(v, l));
     }
     return acc;
   }
