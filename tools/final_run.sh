@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The closing runs on the GPU machine, in parts that each fit one device call (10 minutes):
 #   tools/final_run.sh PART[,PART...] OUT_DIR
-#   build       sm_90 builds against the toolkit's CCCL (build/gpu) and the newest fetched one
-#               (build/gpu-newest, tests only, from .cccl/, carried to the machine), side by side
+#   build       sm_90 build against the toolkit's CCCL (build/gpu)                          ~6 min
+#   build-new   sm_90 build against the newest fetched CCCL (build/gpu-newest, tests only, from
+#               .cccl/, carried to the machine)                                             ~5 min
+#               (each alone: both at once overran one call once native had joined the suite)
 #   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)       ~5 min
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
 #   suites      suite and suite-new at once                                                 ~6 min
@@ -14,7 +16,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,suite,suite-new,sanitize,bench,cccl-ab}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,bench,cccl-ab}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -41,8 +43,12 @@ suite_new() {
 for part in ${parts//,/ }; do
   case $part in
     build)
-      CMAKE_BUILD_PARALLEL_LEVEL=8 build_old & CMAKE_BUILD_PARALLEL_LEVEL=8 build_new & wait
-      tail -n 3 "$out/build-old.txt" "$out/build-new.txt"
+      CMAKE_BUILD_PARALLEL_LEVEL=16 build_old
+      tail -n 3 "$out/build-old.txt"
+      ;;
+    build-new)
+      CMAKE_BUILD_PARALLEL_LEVEL=16 build_new
+      tail -n 3 "$out/build-new.txt"
       ;;
     suite) suite_old ;;
     suite-new) suite_new ;;

@@ -2,6 +2,7 @@
 // Typed-test cases: every policy of support/policies.cuh crossed with value types and operators.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cub/device/device_scan.cuh>
 #include <gtest/gtest.h>
@@ -81,6 +82,20 @@ struct per_policy<policy_list<P...>> {
   using type = ::testing::Types<policy_case<P>...>;
 };
 using policy_cases = typename per_policy<all_policies>::type;
+
+//! One case per policy of family `Family` (a tag of tuning.cuh), for tests heavy enough to compile
+//! in one translation unit per family.
+template <class Family, class P>
+using family_case =
+    std::conditional_t<std::is_same_v<typename P::tuning::family, Family>, type_list<policy_case<P>>, type_list<>>;
+template <class Family, class List>
+struct per_family_policy;
+template <class Family, class... P>
+struct per_family_policy<Family, policy_list<P...>> {
+  using type = typename to_gtest<typename concat<family_case<Family, P>...>::type>::type;
+};
+template <class Family>
+using family_policy_cases = typename per_family_policy<Family, all_policies>::type;
 
 //! One case per blocking policy (those that return with results ready), for tests that rely on it.
 template <class P>
