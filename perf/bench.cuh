@@ -114,6 +114,7 @@ struct case_data {
   std::size_t n = 0;
   device_buffer<T> in, out, ref;
   device_buffer<key_type> keys;
+  device_buffer<std::uint8_t> flags;  //!< flag_offsets_alg's input (0 or 1 each)
   device_buffer<unsigned char> cub_temp;
   std::size_t cub_temp_bytes = 0;
 };
@@ -191,10 +192,34 @@ struct transform_inclusive_scan_alg {
   }
 };
 
+//! Stream compaction's offsets: 8-bit flags (0 or 1) in, their exclusive sum from 0 as 32-bit offsets
+//! out (`T` is the offsets' type: int32).
+struct flag_offsets_alg {
+  static constexpr const char* name = "flag_offsets";
+  static constexpr bool keyed       = false;
+  template <class T>
+  static cudaError_t cub(void* temp, std::size_t& bytes, const case_data<T>& d, T* out, cudaStream_t s) {
+    return cub::DeviceScan::ExclusiveScan(temp, bytes, d.flags.get(), out, ::cuda::std::plus<T>{}, T{0},
+                                          static_cast<std::int64_t>(d.n), s);
+  }
+  template <class T, class Policy>
+  static void call(const Policy& p, const case_data<T>& d, T* out) {
+    thrust::exclusive_scan(p, d.flags.get(), d.flags.get() + d.n, out, T{0}, ::cuda::std::plus<T>{});
+  }
+};
+template <class Alg>
+constexpr bool reads_flags = std::is_same_v<Alg, flag_offsets_alg>;
+
+//! Random 0/1 flags.
+struct random_flag {
+  __host__ __device__ std::uint8_t operator()(std::uint64_t h) const { return static_cast<std::uint8_t>((h >> 7) & 1); }
+};
+
 //! Bytes that must move per call: input read, output written, keys read.
 template <class Alg, class T>
 constexpr double bytes_moved(std::size_t n) {
-  return static_cast<double>(n) * (2.0 * sizeof(T) + (Alg::keyed ? sizeof(key_type) : 0));
+  const double input = reads_flags<Alg> ? sizeof(std::uint8_t) : sizeof(T);
+  return static_cast<double>(n) * (input + sizeof(T) + (Alg::keyed ? sizeof(key_type) : 0));
 }
 
 template <class Alg, class T>
@@ -214,6 +239,10 @@ case_data<T>& current_case(std::size_t n) {
     if (Alg::keyed) {
       d->keys = device_buffer<key_type>(n);
       fill_keys(d->keys.get(), n, s);
+    }
+    if constexpr (reads_flags<Alg>) {
+      d->flags = device_buffer<std::uint8_t>(n);
+      fill_random(d->flags.get(), n, 0xf1a90000u ^ n, s, random_flag{});
     }
     check(Alg::cub(nullptr, d->cub_temp_bytes, *d, d->ref.get(), s), "CUB temporary storage query");
     d->cub_temp = device_buffer<unsigned char>(d->cub_temp_bytes);
