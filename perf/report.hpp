@@ -48,6 +48,9 @@ struct result {
 inline const std::string reference_impl = "cub";
 //! CUB's call followed by cudaStreamSynchronize: what a blocking policy's call also includes.
 inline const std::string reference_sync_impl = "cub+sync";
+//! A device-to-device cudaMemcpyAsync of the output's bytes on the same stream: the launch floor of a
+//! small call and the bandwidth limit of a large one, measured beside every case.
+inline const std::string copy_impl = "memcpy";
 
 //! Results of one JSON document: Google Benchmark's output of archscan-bench, or the compact form.
 //! Throws std::runtime_error when the text is not JSON or is neither form. Of Google Benchmark's output,
