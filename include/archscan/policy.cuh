@@ -89,8 +89,13 @@ inline const policy<kepler_tuning, false> kepler_nosync{};
 //! Tuned after the *Turing Tuning Guide*: single pass with decoupled look-back.
 inline const policy<turing_tuning> turing{};
 inline const policy<turing_tuning, false> turing_nosync{};
-//! A single pass for today's GPUs whose results are the same bits on every run and every GPU,
-//! floating point included (a look-back whose association depends only on the tile index).
+//! A single pass for today's GPUs, bitwise deterministic, floating point included: every association
+//! depends only on tile indices (tile/lookback.cuh, `segment_lookback`), and the tile shape only on
+//! the accumulator's size, so results are a function of n, the operator, the types and the tuning,
+//! not of timing, occupancy or the SM count (test/thrust/determinism_test.cu forces several
+//! resident-block counts and both routes and compares bits). Temporary storage: one tile state per
+//! tile (8 or 16 bytes, or split states for larger accumulators) plus 256 bytes, or one accumulator
+//! per tile for a problem run as one wave; none for a single tile.
 inline const policy<native_tuning> native{};
 inline const policy<native_tuning, false> native_nosync{};
 
