@@ -8,7 +8,7 @@
 #   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)       ~5 min
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
 #   suites      suite and suite-new at once                                                 ~6 min
-#   sanitize    the four compute-sanitizer tools over the turing tests (tools/sanitize.sh)    ~3 min
+#   sanitize    the four compute-sanitizer tools over the single-pass families' tests (tools/sanitize.sh) ~5 min
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min

@@ -2,7 +2,7 @@
 # The GPU workflow, in one command, on a machine with a CUDA GPU (no network needed):
 #   tools/gpu_suite.sh [OUT_DIR]
 # Configures and builds for sm_90 with ninja, runs the whole ctest suite, the sanitizer checks of the
-# turing family (ARCHSCAN_SANITIZE=1), and archscan-ab; writes logs to OUT_DIR (default BUILD/logs)
+# single-pass families (ARCHSCAN_SANITIZE=1), and archscan-ab; writes logs to OUT_DIR (default BUILD/logs)
 # and prints a short summary last. Exit status: non-zero if the build, a test or archscan-ab failed.
 # Environment:
 #   ARCHSCAN_BUILD_DIR  build folder (default build/gpu)
