@@ -41,17 +41,30 @@ constexpr auto entry_if_ready(const char* name) {
 }
 }  // namespace detail
 
-//! native with its look-back folded as a tree (not deterministic): what determinism costs (perf/NOTES.md).
+//! Variants of native measured beside it (perf/NOTES.md).
+//! native with its look-back folded as a tree (not deterministic): what determinism costs.
 struct native_tree_hooks {  // the look-back's windows folded as a tree: what determinism costs
   static constexpr bool tree_fold = true;
 };
 using native_tree = with_hooks<native_tuning, native_tree_hooks>;
+//! native with small tiles for problems of at most 132 of them (turing's small rows): deterministic
+//! still (a choice by n alone); measured before it becomes the default (perf/NOTES.md).
+struct native_small_tiles : native_tuning {
+  static constexpr int small_tiles_max = 132;
+  struct row_4 : native_tuning::row_4 {
+    static constexpr int small_items_per_thread = 16;
+  };
+  struct row_8 : native_tuning::row_8 {
+    static constexpr int small_items_per_thread = 4;
+  };
+};
 
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
                         detail::entry_if_ready<native_tuning, false>("archscan::native_nosync"),
                         detail::entry_if_ready<native_tree, false>("archscan::native_tree_nosync"),
+                        detail::entry_if_ready<native_small_tiles, false>("archscan::native_small_tiles_nosync"),
                         detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
                         detail::entry_if_ready<blelloch_tuning, false>("archscan::blelloch_nosync"),
                         detail::entry_if_ready<kepler_tuning, true>("archscan::kepler"),

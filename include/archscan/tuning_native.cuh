@@ -42,6 +42,12 @@ struct native_tuning {
     static constexpr int min_blocks_per_sm      = 1;
   };
 
+  //! Problems of at most this many tiles of the row's small_items_per_thread (and more than one full
+  //! tile) take those smaller tiles, so that few items spread over more SMs. A choice by n alone,
+  //! which keeps the bits the same on every device. 0: never, and the small tiles' kernels are not
+  //! compiled. Off until measured (perf/policies.cuh's native_small_tiles_nosync measures it).
+  static constexpr int small_tiles_max = 0;
+
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
   //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
   //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.

@@ -79,6 +79,25 @@ TEST(NativePlan, WaveWhileEveryTileFitsAndNeverWithTheResidentHook) {
   EXPECT_EQ(make_native_plan(no_wave).tiles.tile_items, make_native_plan(input(20000)).tiles.tile_items);
 }
 
+TEST(NativePlan, SmallTilesByNAlone) {
+  using archscan::dispatch::native_small_tiles;
+  // 2048-item small tiles against 5120-item full ones, at most 132 of them.
+  EXPECT_FALSE(native_small_tiles(5120, 5120, 2048, 132));  // one full tile: the single-tile route
+  EXPECT_TRUE(native_small_tiles(5121, 5120, 2048, 132));
+  EXPECT_TRUE(native_small_tiles(132 * 2048, 5120, 2048, 132));
+  EXPECT_FALSE(native_small_tiles(132 * 2048 + 1, 5120, 2048, 132));
+  EXPECT_FALSE(native_small_tiles(20000, 5120, 2048, 0));     // off
+  EXPECT_FALSE(native_small_tiles(20000, 5120, 5120, 132));   // no smaller tiles
+  // the plan over the chosen shape keeps it, whichever route the device allows
+  auto in             = input(20000);
+  in.items_per_thread = 16;
+  in.tile_items       = 2048;
+  EXPECT_EQ(make_native_plan(in).tiles.tile_items, 2048);
+  in.cooperative = false;
+  EXPECT_EQ(make_native_plan(in).tiles.tile_items, 2048);
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+}
+
 TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {
   auto in                   = input(std::int64_t{1} << 30);
   in.resident_blocks_per_sm = 2;

@@ -10,6 +10,7 @@
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
+#include <cmath>
 #include <cstring>
 #include <set>
 #include <string>
@@ -175,6 +176,51 @@ TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
 struct native_lookback_only : archscan::native_tuning {
   static constexpr int wave_max_tiles = 0;
 };
+
+//! Small tiles for problems of few of them (a choice by n alone): a wave and a look-back over the
+//! same small tiles give the same bits too.
+struct native_small_tiles : archscan::native_tuning {
+  static constexpr int small_tiles_max = 132;
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr int small_items_per_thread = 16;
+  };
+  struct row_8 : archscan::native_tuning::row_8 {
+    static constexpr int small_items_per_thread = 4;
+  };
+};
+struct native_small_tiles_lookback_only : native_small_tiles {
+  static constexpr int wave_max_tiles = 0;
+};
+
+TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
+  for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{40000}, std::int64_t{132} * 1024}) {
+    const auto f = random_values<float>(n, 31);
+    const auto d = random_values<double>(n, 32);
+    device_buffer<float> fin(f), fa(n), fb(n);
+    device_buffer<double> din(d), da(n), db(n);
+    fa.poison();
+    fb.poison();
+    da.poison();
+    db.poison();
+    thrust::inclusive_scan(archscan::policy<native_small_tiles>{}, fin.begin(), fin.end(), fa.begin());
+    thrust::inclusive_scan(archscan::policy<native_small_tiles_lookback_only>{}, fin.begin(), fin.end(), fb.begin());
+    thrust::exclusive_scan(archscan::policy<native_small_tiles>{}, din.begin(), din.end(), da.begin(), 0.5);
+    thrust::exclusive_scan(archscan::policy<native_small_tiles_lookback_only>{}, din.begin(), din.end(), db.begin(),
+                           0.5);
+    const auto fh = fa.to_host();
+    EXPECT_EQ(bytes_of(fh), bytes_of(fb.to_host())) << "float inclusive, n=" << n;
+    EXPECT_EQ(bytes_of(da.to_host()), bytes_of(db.to_host())) << "double exclusive with seed, n=" << n;
+    // and the sums are right: within 1e-5 of the sum of magnitudes so far (float rounding)
+    double exact = 0, magnitude = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      exact += f[static_cast<std::size_t>(i)];
+      magnitude += std::abs(f[static_cast<std::size_t>(i)]);
+      ASSERT_NEAR(fh[static_cast<std::size_t>(i)], exact, 1e-5 * magnitude + 1e-6) << "n=" << n << ", i=" << i;
+    }
+  }
+}
 
 TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();

@@ -1,7 +1,8 @@
 #pragma once
 //! \file The native family's dispatch: one tile, one wave, or the deterministic look-back over tiles.
 //!
-//! One tile (n <= tile items): one kernel, one block, no temporary storage. Tiles that all fit on the
+//! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
+//! `Tuning::small_tiles_max` small tiles take those (a choice by n alone). Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
 //! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
@@ -35,6 +36,14 @@ struct native_plan_input {
   std::int64_t wave_max_tiles; //!< Tuning::wave_max_tiles
   int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
 };
+
+//! Whether a problem of `n` items takes the row's small tiles: at most `small_tiles_max` of them
+//! (Tuning::small_tiles_max, 0: never), more items than one full tile, and small tiles smaller than
+//! full ones. A function of n and the tuning alone, so the bits are the same on every device.
+constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small_tile_items, int small_tiles_max) {
+  return small_tiles_max > 0 && small_tile_items < full_tile_items && n > full_tile_items &&
+         detail::ceil_div(n, small_tile_items) <= small_tiles_max;
+}
 
 //! Whether a wave is worth asking the device about.
 constexpr bool native_wave_candidate(const native_plan_input& in) {
@@ -75,26 +84,64 @@ template <>
 struct family_dispatch<native_family> {
   template <class Tuning, class Problem>
   using row_of = row_for<Tuning, sizeof(typename Problem::accum_type)>;
+  template <class Tuning, class Hooks, class Problem, int Items>
+  using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
   template <class Tuning, class Hooks, class Problem>
-  using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem>;
+  using full_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::items_per_thread>;
+  template <class Tuning, class Hooks, class Problem>
+  using small_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::small_items_per_thread>;
+  //! Whether small tiles are ever taken (their kernels are compiled only then).
+  template <class Tuning, class Hooks, class Problem>
+  static constexpr bool has_small_tiles =
+      Tuning::small_tiles_max > 0 &&
+      small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
-    using T     = typename Problem::accum_type;
-    using row   = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem>;
+    using row = row_of<Tuning, Problem>;
+    if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
+      if (native_small_tiles(p.n, full_tile<Tuning, Hooks, Problem>::tile_items,
+                             small_tile<Tuning, Hooks, Problem>::tile_items, Tuning::small_tiles_max)) {
+        return plan_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, facts);
+      }
+    }
+    return plan_with<Tuning, Hooks, Problem, row::items_per_thread>(p, facts);
+  }
+
+  template <class Tuning, class Hooks, class Problem>
+  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
+    using row = row_of<Tuning, Problem>;
+    if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
+      if (pl.tiles.tile_items == small_tile<Tuning, Hooks, Problem>::tile_items) {
+        launch_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, pl, d_temp, stream);
+        return;
+      }
+    }
+    launch_with<Tuning, Hooks, Problem, row::items_per_thread>(p, pl, d_temp, stream);
+  }
+
+ private:
+  //! The plan over tiles of `Items` per thread (the tile shape is chosen already).
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static single_pass_plan plan_with(const Problem& p, const detail::device_facts& facts) {
+    using T      = typename Problem::accum_type;
+    using row    = row_of<Tuning, Problem>;
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     native_plan_input in{p.n, sizeof(T), tile::packs_state<Tuning, T>, tile_t::items, tile_t::tile_items,
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch, Tuning::wave_max_tiles, 0};
-    if (p.n <= tile_t::tile_items) {
-      configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(
-          tile_t::threads, tile_t::smem_bytes, facts);
+    if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
+      if constexpr (Items == row::items_per_thread) {
+        configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(
+            tile_t::threads, tile_t::smem_bytes, facts);
+      }
     } else {
-      in.blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem>, true>(
+      in.blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, true>(
           tile_t::threads, tile_t::smem_bytes, facts);
       if (native_wave_candidate(in)) {  // all shared memory to the carveout: the blocks counted surely fit
-        in.wave_blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem>, true>(
-            tile_t::threads, tile_t::smem_bytes, facts, 100);
+        in.wave_blocks_per_sm =
+            configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
+                tile_t::threads, tile_t::smem_bytes, facts, 100);
       }
     }
     const single_pass_plan pl = make_native_plan(in);
@@ -102,29 +149,33 @@ struct family_dispatch<native_family> {
     return pl;
   }
 
-  template <class Tuning, class Hooks, class Problem>
-  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
-    using row  = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem>;
-    if (pl.route == single_pass_route::single_tile) {
-      kernel::native_scan_single<Tuning, row, Hooks, Problem><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
-      detail::throw_on_launch_error("archscan::native: scan_single");
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static void launch_with(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
+    using row    = row_of<Tuning, Problem>;
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    if constexpr (Items == row::items_per_thread) {
+      if (pl.route == single_pass_route::single_tile) {
+        kernel::native_scan_single<Tuning, row, Hooks, Problem><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
+        detail::throw_on_launch_error("archscan::native: scan_single");
+        return;
+      }
+    }
+    if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, d_temp, stream)) {
       return;
     }
-    if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks>(p, pl.tiles, d_temp, stream)) return;
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
-    kernel::native_scan_tiles<Tuning, row, Hooks, Problem>
+    kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>
         <<<static_cast<unsigned>(pl.tiles.grid), tile_t::threads, tile_t::smem_bytes, stream>>>(
             p, tile_t::state_t::bind(d_temp, pl.states), pl.lookback.tiles);
     detail::throw_on_launch_error("archscan::native: scan_tiles");
   }
 
- private:
   //! The wave, launched cooperatively; false, with nothing launched, when the driver refuses for lack
-  //! of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same bits).
-  template <class Tuning, class Hooks, class Problem>
+  //! of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same tiles, the
+  //! same bits).
+  template <class Tuning, class Hooks, class Problem, int Items>
   static bool launch_wave(const Problem& p, const tile_grid& wave, void* d_temp, cudaStream_t stream) {
-    using tile_t = tile_of<Tuning, Hooks, Problem>;
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     cudaLaunchAttribute cooperative{};
     cooperative.id              = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
@@ -136,7 +187,7 @@ struct family_dispatch<native_family> {
     config.attrs            = &cooperative;
     config.numAttrs         = 1;
     const cudaError_t status =
-        cudaLaunchKernelEx(&config, kernel::native_scan_wave<Tuning, row_of<Tuning, Problem>, Hooks, Problem>, p,
+        cudaLaunchKernelEx(&config, kernel::native_scan_wave<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>, p,
                            static_cast<typename Problem::accum_type*>(d_temp));
     if (status == cudaErrorCooperativeLaunchTooLarge) {
       cudaGetLastError();

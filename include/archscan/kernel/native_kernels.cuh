@@ -10,8 +10,9 @@
 
 namespace archscan::kernel {
 
-template <class Tuning, class Row, class Hooks, class Problem>
-using native_tile = tile::transposed_tile<Problem, Tuning, Row, Row::items_per_thread, Hooks>;
+//! `Items`: the row's items_per_thread, or its small_items_per_thread for problems of few small tiles.
+template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
+using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 
 //! Whether tiles' aggregates are folded strictly in order (bitwise deterministic for every operator),
 //! or as a tree where every association gives the same bits anyway (integer sums, minima, maxima,
@@ -30,19 +31,21 @@ __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem
 
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
 //! as the segmented look-back folds them; `d_aggregates` holds one accumulator per tile.
-template <class Tuning, class Row, class Hooks, class Problem>
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem>::template scan_wave<native_ordered_fold<Hooks, Problem>>(p, d_aggregates, smem);
+  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks, Problem>>(
+      p, d_aggregates, smem);
 }
 
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.
-template <class Tuning, class Row, class Hooks, class Problem>
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
-    native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem>::state_t st, std::int64_t tiles) {
+    native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
+                      std::int64_t tiles) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem>::template scan_tiles<native_ordered_fold<Hooks, Problem>>(
+  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_tiles<native_ordered_fold<Hooks, Problem>>(
       p, st, tiles, Tuning::lookback_delay_ns, smem);
 }
 
