@@ -192,53 +192,46 @@ struct native_small_tiles_lookback_only : native_small_tiles {
   static constexpr int wave_max_tiles = 0;
 };
 
-TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
-  ARCHSCAN_REQUIRE_GPU();
-  // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
-  for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{40000}, std::int64_t{132} * 1024}) {
-    const auto f = random_values<float>(n, 31);
-    const auto d = random_values<double>(n, 32);
-    device_buffer<float> fin(f), fa(n), fb(n);
-    device_buffer<double> din(d), da(n), db(n);
-    fa.poison();
-    fb.poison();
-    da.poison();
-    db.poison();
-    thrust::inclusive_scan(archscan::policy<native_small_tiles>{}, fin.begin(), fin.end(), fa.begin());
-    thrust::inclusive_scan(archscan::policy<native_small_tiles_lookback_only>{}, fin.begin(), fin.end(), fb.begin());
-    thrust::exclusive_scan(archscan::policy<native_small_tiles>{}, din.begin(), din.end(), da.begin(), 0.5);
-    thrust::exclusive_scan(archscan::policy<native_small_tiles_lookback_only>{}, din.begin(), din.end(), db.begin(),
-                           0.5);
-    const auto fh = fa.to_host();
-    EXPECT_EQ(bytes_of(fh), bytes_of(fb.to_host())) << "float inclusive, n=" << n;
-    EXPECT_EQ(bytes_of(da.to_host()), bytes_of(db.to_host())) << "double exclusive with seed, n=" << n;
-    // and the sums are right: within 1e-5 of the sum of magnitudes so far (float rounding)
-    double exact = 0, magnitude = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      exact += f[static_cast<std::size_t>(i)];
-      magnitude += std::abs(f[static_cast<std::size_t>(i)]);
-      ASSERT_NEAR(fh[static_cast<std::size_t>(i)], exact, 1e-5 * magnitude + 1e-6) << "n=" << n << ", i=" << i;
-    }
+//! Scans random floats (inclusive) and doubles (exclusive, seeded) of `n` items with `Wave` and with
+//! `Lookback` (the same tuning without its wave): expects the same bits, and float sums within 1e-5
+//! of the sum of magnitudes so far (float rounding).
+template <class Wave, class Lookback>
+void expect_wave_equals_lookback(std::int64_t n, std::uint64_t seed) {
+  const auto f = random_values<float>(n, seed);
+  const auto d = random_values<double>(n, seed + 1);
+  device_buffer<float> fin(f), fa(n), fb(n);
+  device_buffer<double> din(d), da(n), db(n);
+  fa.poison();
+  fb.poison();
+  da.poison();
+  db.poison();
+  thrust::inclusive_scan(archscan::policy<Wave>{}, fin.begin(), fin.end(), fa.begin());
+  thrust::inclusive_scan(archscan::policy<Lookback>{}, fin.begin(), fin.end(), fb.begin());
+  thrust::exclusive_scan(archscan::policy<Wave>{}, din.begin(), din.end(), da.begin(), 0.5);
+  thrust::exclusive_scan(archscan::policy<Lookback>{}, din.begin(), din.end(), db.begin(), 0.5);
+  const auto fh = fa.to_host();
+  EXPECT_EQ(bytes_of(fh), bytes_of(fb.to_host())) << "float inclusive, n=" << n;
+  EXPECT_EQ(bytes_of(da.to_host()), bytes_of(db.to_host())) << "double exclusive with seed, n=" << n;
+  double exact = 0, magnitude = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    exact += f[i];
+    magnitude += std::abs(f[i]);
+    ASSERT_NEAR(fh[i], exact, 1e-5 * magnitude + 1e-6) << "n=" << n << ", i=" << i;
   }
 }
 
 TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{128} * 5120 + 1, std::int64_t{300} * 5120 - 3}) {
-    const auto f = random_values<float>(n, 21);
-    const auto d = random_values<double>(n, 22);
-    device_buffer<float> fin(f), fa(n), fb(n);
-    device_buffer<double> din(d), da(n), db(n);
-    fa.poison();
-    fb.poison();
-    da.poison();
-    db.poison();
-    thrust::inclusive_scan(archscan::native, fin.begin(), fin.end(), fa.begin());
-    thrust::inclusive_scan(archscan::policy<native_lookback_only>{}, fin.begin(), fin.end(), fb.begin());
-    thrust::exclusive_scan(archscan::native, din.begin(), din.end(), da.begin(), 0.5);
-    thrust::exclusive_scan(archscan::policy<native_lookback_only>{}, din.begin(), din.end(), db.begin(), 0.5);
-    EXPECT_EQ(bytes_of(fa.to_host()), bytes_of(fb.to_host())) << "float inclusive, n=" << n;
-    EXPECT_EQ(bytes_of(da.to_host()), bytes_of(db.to_host())) << "double exclusive with seed, n=" << n;
+    expect_wave_equals_lookback<archscan::native_tuning, native_lookback_only>(n, 21);
+  }
+}
+
+TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
+  for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{40000}, std::int64_t{132} * 1024}) {
+    expect_wave_equals_lookback<native_small_tiles, native_small_tiles_lookback_only>(n, 31);
   }
 }
 
