@@ -53,6 +53,7 @@ struct native_lookback_only : archscan::native_tuning {
 struct tiny_tile_row {
   static constexpr int block_threads          = 32;
   static constexpr int items_per_thread       = 1;
+  static constexpr int small_items_per_thread = 1;
   static constexpr int min_blocks_per_sm      = 1;
 };
 struct native_tiny_tiles : native_lookback_only {
