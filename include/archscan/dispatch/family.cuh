@@ -60,6 +60,33 @@ inline void check_grid(std::int64_t blocks, const char* what) {
   if (blocks > 0x7fffffff) detail::throw_on_error(cudaErrorInvalidValue, what);
 }
 
+//! Launches `kernel` cooperatively (every block resident at once, as a grid barrier needs) on
+//! `stream` with `args`. Returns false, with nothing launched and no error left pending, when the
+//! driver refuses for lack of room (e.g. under MPS): the caller then takes its plan's fallback. Any
+//! other failure throws `thrust::system_error` naming `what`.
+template <class... Params, class... Args>
+bool launch_cooperative(void (*kernel)(Params...), std::int64_t grid, int threads, int smem_bytes,
+                        cudaStream_t stream, const char* what, Args&&... args) {
+  cudaLaunchAttribute cooperative{};
+  cooperative.id              = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim          = dim3(static_cast<unsigned>(grid));
+  config.blockDim         = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
+  config.stream           = stream;
+  config.attrs            = &cooperative;
+  config.numAttrs         = 1;
+  const cudaError_t status = cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+  if (status == cudaErrorCooperativeLaunchTooLarge) {
+    cudaGetLastError();
+    return false;
+  }
+  detail::throw_on_error(status, (std::string(what) + " (cooperative launch)").c_str());
+  detail::throw_on_launch_error(what);
+  return true;
+}
+
 //! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
 //! `block_smem` bytes each plus the per-block reservation; at least 1, at most 100.
 constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, int smem_per_sm) {

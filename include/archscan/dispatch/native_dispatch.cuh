@@ -175,27 +175,11 @@ struct family_dispatch<native_family> {
   //! same bits).
   template <class Tuning, class Hooks, class Problem, int Items>
   static bool launch_wave(const Problem& p, const tile_grid& wave, void* d_temp, cudaStream_t stream) {
+    using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    cudaLaunchAttribute cooperative{};
-    cooperative.id              = cudaLaunchAttributeCooperative;
-    cooperative.val.cooperative = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim          = dim3(static_cast<unsigned>(wave.grid));
-    config.blockDim         = dim3(static_cast<unsigned>(tile_t::threads));
-    config.dynamicSmemBytes = static_cast<std::size_t>(tile_t::smem_bytes);
-    config.stream           = stream;
-    config.attrs            = &cooperative;
-    config.numAttrs         = 1;
-    const cudaError_t status =
-        cudaLaunchKernelEx(&config, kernel::native_scan_wave<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>, p,
-                           static_cast<typename Problem::accum_type*>(d_temp));
-    if (status == cudaErrorCooperativeLaunchTooLarge) {
-      cudaGetLastError();
-      return false;
-    }
-    detail::throw_on_error(status, "archscan::native: scan_wave (cooperative launch)");
-    detail::throw_on_launch_error("archscan::native: scan_wave");
-    return true;
+    return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, wave.grid, tile_t::threads,
+                              tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
+                              static_cast<typename Problem::accum_type*>(d_temp));
   }
 };
 
