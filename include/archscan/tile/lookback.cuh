@@ -203,13 +203,8 @@ struct segment_lookback {
       if (k < s) {
         const T* a = d_aggregates + k * segment;
         r          = a[0];
-        if constexpr (unrolled) {
-#pragma unroll 8
-          for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
-        } else {
-#pragma unroll 1
-          for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
-        }
+#pragma unroll(unrolled ? 8 : 1)
+        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
       }
       base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
     }
