@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include <archscan/detail/maybe.cuh>
+
 namespace archscan::detail {
 
 enum class scan_kind { inclusive, exclusive };
@@ -22,9 +24,14 @@ struct identity_finish {
 
 //! Everything a family needs to run one scan.
 //! Exclusive problems always carry a seed (Thrust's exclusive forms always have an initial value).
-template <class InIt, class OutIt, class Accum, class Op, class Finish, scan_kind Kind, bool HasSeed>
+//! The seed is `seed` unless `DeviceSeed`: then it is `*d_seed`, read on the device by the kernels
+//! (written by an earlier kernel on the stream: a scan across ranks folds the lower ranks' totals
+//! there), and it may be absent at run time (`valid` 0) for an inclusive problem.
+template <class InIt, class OutIt, class Accum, class Op, class Finish, scan_kind Kind, bool HasSeed,
+          bool DeviceSeed = false>
 struct scan_problem {
   static_assert(Kind == scan_kind::inclusive || HasSeed, "an exclusive scan needs a seed");
+  static_assert(HasSeed || !DeviceSeed, "a device seed is a seed");
   using input_iterator  = InIt;
   using output_iterator = OutIt;
   using accum_type      = Accum;
@@ -39,6 +46,19 @@ struct scan_problem {
   Op op;
   Finish finish;
   Accum seed;
+  const maybe<Accum>* d_seed = nullptr;  //!< read only when DeviceSeed
+
+  //! The seed folded in before item 0; `valid` is a constant unless the seed lives on the device.
+  __device__ __forceinline__ maybe<Accum> seed_maybe() const {
+    if constexpr (DeviceSeed) return *d_seed;
+    return maybe<Accum>{seed, HasSeed ? 1 : 0};
+  }
+  //! `seed op x` where there is a seed, else `x`.
+  __device__ __forceinline__ Accum seeded(const Accum& x) const {
+    if constexpr (!HasSeed) return x;
+    const maybe<Accum> s = seed_maybe();
+    return s.valid ? static_cast<Accum>(op(s.value, x)) : x;
+  }
 
   __device__ __forceinline__ Accum load(std::int64_t i) const { return static_cast<Accum>(in[i]); }
   //! `scanned` is the inclusive or exclusive prefix of item i (by `kind`).

@@ -65,7 +65,7 @@ struct striped_tile {
 
     const T warp_total = block_scan::scan_columns(v, p.op, s.scan);
     if constexpr (Problem::exclusive) block_scan::to_exclusive(v, s.scan);
-    const bool tile_has_prefix = tile > 0 || Problem::has_seed;
+    const bool tile_has_prefix = tile > 0 || p.seed_maybe().valid;
     const auto before          = block_scan::combine_warps(warp_total, p.op, tile_has_prefix, s.scan, [&](const T& total) {
       return prefix_of(p, st, tile, tiles, lookback_delay_ns, total);
     });
@@ -96,8 +96,8 @@ struct striped_tile {
     detail::hook_traits<Hooks>::starve(tile);
     const bool last = tile + 1 == tiles;  // nobody reads the last tile's state
     if (tile == 0) {
-      if (!last) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, total)) : total);
-      return p.seed;  // read only when has_seed
+      if (!last) st.publish(0, status_prefix, p.seeded(total));
+      return p.seed_maybe().value;  // read only when there is a seed
     }
     if (!last) st.publish(tile, status_aggregate, total);
     // Predecessors publish their inclusive prefixes meanwhile, so the serial walk ends sooner.

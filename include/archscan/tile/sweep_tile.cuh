@@ -51,9 +51,9 @@ struct sweep_tile {
   __device__ static void uniform_add(const Problem& p, const T* scratch, const T* sums) {
     const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * items;
     const std::int64_t rest = p.n - base;
-    const bool has_incr     = blockIdx.x > 0 || Problem::has_seed;
-    T incr                  = p.seed;
-    if (blockIdx.x > 0) incr = Problem::has_seed ? T(p.op(p.seed, sums[blockIdx.x - 1])) : sums[blockIdx.x - 1];
+    const detail::maybe<T> seed = p.seed_maybe();
+    const bool has_incr         = blockIdx.x > 0 || seed.valid;
+    const T incr                = blockIdx.x > 0 ? p.seeded(sums[blockIdx.x - 1]) : seed.value;
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const int local = static_cast<int>(threadIdx.x) + half * Threads;
@@ -74,10 +74,11 @@ struct sweep_tile {
     if (!valid) return;
     if constexpr (Final) {
       if constexpr (Problem::exclusive) {
-        p.store(i, first ? p.seed : T(p.op(p.seed, prefix)));
+        const T seed = p.seed_maybe().value;  // exclusive problems always have one
+        p.store(i, first ? seed : T(p.op(seed, prefix)));
       } else {
         const T local = first ? x : T(p.op(prefix, x));
-        p.store(i, Problem::has_seed ? T(p.op(p.seed, local)) : local);
+        p.store(i, p.seeded(local));
       }
     } else if constexpr (Problem::exclusive) {
       if (!first) scratch[i] = prefix;

@@ -191,14 +191,13 @@ struct transposed_tile {
     const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
     // The tile's exclusive prefix: the seed for tile 0 (if any), else what find_prefix left.
     find_prefix(aggregate);
-    const bool tile_has_prefix = tile > 0 || Problem::has_seed;
-    const T tile_prefix        = tile > 0 ? *s.tile_prefix : p.seed;
+    const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
 
     // This thread's prefix, then the rescan of its items in place.
-    T running              = tile_prefix;
-    bool running_valid     = tile_has_prefix;
+    T running              = tile_prefix.value;
+    bool running_valid     = tile_prefix.valid;
     if (threadIdx.x > 0) {
-      running       = running_valid ? T(p.op(tile_prefix, thread_exclusive)) : thread_exclusive;
+      running       = running_valid ? T(p.op(tile_prefix.value, thread_exclusive)) : thread_exclusive;
       running_valid = true;
     }
     T y[items];
@@ -227,7 +226,7 @@ struct transposed_tile {
     if (threadIdx.x < 32) {
       hooks::starve(tile);
       if (tile == 0) {
-        if (lane == 0) st.publish(0, status_prefix, Problem::has_seed ? T(p.op(p.seed, aggregate)) : aggregate);
+        if (lane == 0) st.publish(0, status_prefix, p.seeded(aggregate));
       } else {
         if (lane == 0) st.publish(tile, status_aggregate, aggregate);
         const T prefix = look::exclusive_prefix(st, tile, p.op, lookback_delay_ns);
@@ -248,9 +247,8 @@ struct transposed_tile {
     if (threadIdx.x < 32) {
       hooks::starve(tile);
       if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
-      const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
       const detail::maybe<T> prefix =
-          segment_lookback<T, Tuning>::exclusive_prefix(st, tile, aggregate, seed, p.op, lookback_delay_ns);
+          segment_lookback<T, Tuning>::exclusive_prefix(st, tile, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
       if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix.value;  // present for every tile > 0
     }
     __syncthreads();
@@ -267,13 +265,12 @@ struct transposed_tile {
     wave<T>::barrier();
     if (tile > 0 && threadIdx.x < 32) {
       if constexpr (Ordered) {
-        const detail::maybe<T> seed{p.seed, Problem::has_seed ? 1 : 0};
-        const detail::maybe<T> prefix =
-            segment_lookback<T, Tuning>::exclusive_prefix(static_cast<const T*>(d_aggregates), tile, seed, p.op);
+        const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix(
+            static_cast<const T*>(d_aggregates), tile, p.seed_maybe(), p.op);
         if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
       } else {
         const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
-        if (threadIdx.x == 0) *s.tile_prefix = Problem::has_seed ? T(p.op(p.seed, prefix)) : prefix;
+        if (threadIdx.x == 0) *s.tile_prefix = p.seeded(prefix);
       }
     }
     __syncthreads();
