@@ -4,25 +4,17 @@
 
 #include <cstdint>
 
-#include <thrust/memory.h>
-
 #include <archscan/detail/thrust_internals.cuh>
 
 #include <archscan/dispatch/blelloch_dispatch.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/dispatch/kepler_dispatch.cuh>
 #include <archscan/dispatch/native_dispatch.cuh>
+#include <archscan/dispatch/temporary_storage.cuh>
 #include <archscan/dispatch/turing_dispatch.cuh>
 #include <archscan/hooks.cuh>
 
 namespace archscan::dispatch {
-
-//! Whether the temporary storage of a call with policy `Derived` comes from archscan's stream-ordered
-//! pool (policy.cuh): true unless the policy carries a user allocator.
-template <class Derived>
-inline constexpr bool pool_storage = true;
-template <class Allocator, template <class> class Base>
-inline constexpr bool pool_storage<detail::thrust_internals::with_allocator<Allocator, Base>> = false;
 
 //! Runs `problem` with the family and parameters of `Tuning` (and its test hooks, hooks.cuh) on the
 //! policy's stream: one plan, then the launch of what it planned.
@@ -35,32 +27,24 @@ void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& proble
   using family            = family_dispatch<typename Tuning::family>;
   using hooks             = hooks_of<Tuning>;
   const auto plan         = family::template plan<Tuning, hooks>(problem, detail::current_device_facts());
-  const std::size_t bytes = plan.temp_bytes;
   const cudaStream_t stream = detail::thrust_internals::stream(policy);
 
-  void* d_temp = nullptr;
-  if (bytes > 0) {
-    auto buffer = thrust::get_temporary_buffer<std::uint8_t>(policy, static_cast<std::ptrdiff_t>(bytes));
-    d_temp      = thrust::raw_pointer_cast(buffer.first);
-    if (d_temp == nullptr) throw detail::thrust_internals::bad_alloc("archscan: temporary storage for a scan");
-  }
-  struct storage_guard {
-    thrust::cuda::execution_policy<Derived>& policy;
-    void* p;
-    std::size_t n;
-    void release() {
-      if (p) thrust::return_temporary_buffer(policy, static_cast<std::uint8_t*>(p), static_cast<std::ptrdiff_t>(n));
-      p = nullptr;
-    }
-    ~storage_guard() { release(); }
-  } guard{policy, d_temp, bytes};
-
-  family::template launch<Tuning, hooks>(problem, plan, d_temp, stream);
+  temporary_storage<Derived> storage(policy, plan.temp_bytes);
+  family::template launch<Tuning, hooks>(problem, plan, storage.data(), stream);
   // Pool storage goes back before a blocking policy's synchronization: its free is ordered after the
   // kernels on the stream, and the call returns as soon as they finish. A user allocator's storage
   // goes back after it (its deallocate need not be stream-ordered).
-  if constexpr (pool_storage<Derived>) guard.release();
+  if constexpr (pool_storage<Derived>) storage.release();
   detail::throw_on_error(detail::thrust_internals::synchronize_if_blocking(policy), "archscan: scan failed to synchronize");
+}
+
+//! The tag that lets run_scan (thrust/run_scan.cuh) find a scan across ranks by argument-dependent
+//! lookup: dispatch/rank_dispatch.cuh's `scan_across`, which <archscan/nccl.cuh> brings in. This one
+//! only explains what is missing.
+struct across_tag {};
+template <class Policy, class Problem>
+void scan_across(across_tag, Policy&, const Problem&) {
+  static_assert(sizeof(Policy) == 0, "archscan: a scan across ranks (policy.across(comm)) needs #include <archscan/nccl.cuh>");
 }
 
 }  // namespace archscan::dispatch
