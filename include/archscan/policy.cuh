@@ -37,6 +37,8 @@
 #include <archscan/detail/thrust_internals.cuh>
 #include <archscan/tuning.cuh>
 
+struct ncclComm;  // NCCL's communicator (nccl.h: `typedef struct ncclComm* ncclComm_t`)
+
 namespace archscan {
 
 namespace detail {
@@ -64,10 +66,26 @@ struct bind_tuning {
   using base = stream_policy_base<Derived, Tuning, Blocking>;
 };
 
+//! A policy bound to an NCCL communicator, one rank per GPU: `policy.on(stream).across(comm)`.
+//! Every rank calls the same scan-family algorithm on its own slice, in rank order of the global
+//! sequence, and gets the global result (dispatch/rank_dispatch.cuh; include <archscan/nccl.cuh>).
+//! Other Thrust algorithms run on the local slice alone, as with `policy.on(stream)`.
+template <class Tuning, bool Blocking>
+struct comm_policy : stream_policy_base<comm_policy<Tuning, Blocking>, Tuning, Blocking> {
+  comm_policy(cudaStream_t s, ncclComm* c)
+      : stream_policy_base<comm_policy<Tuning, Blocking>, Tuning, Blocking>(s), comm(c) {}
+  ncclComm* comm;
+};
+
 //! A policy attached to a stream: `policy.on(stream)`.
 template <class Tuning, bool Blocking>
 struct stream_policy : stream_policy_base<stream_policy<Tuning, Blocking>, Tuning, Blocking> {
   using stream_policy_base<stream_policy<Tuning, Blocking>, Tuning, Blocking>::stream_policy_base;
+  //! The same policy across the ranks of `comm` (comm_policy).
+  comm_policy<Tuning, Blocking> across(ncclComm* comm) const {
+    auto& self = const_cast<stream_policy&>(*this);  // Thrust reads the stream through a non-const policy
+    return comm_policy<Tuning, Blocking>(detail::thrust_internals::stream(self), comm);
+  }
 };
 
 //! An archscan execution policy. `Tuning` names the kernel family and its parameters (tuning.cuh);
@@ -78,6 +96,10 @@ struct policy
     , detail::thrust_internals::allocator_aware<bind_tuning<Tuning, Blocking>::template base> {
   //! The same policy on stream `s`. Blocking policies synchronize `s` before returning.
   stream_policy<Tuning, Blocking> on(cudaStream_t s) const { return stream_policy<Tuning, Blocking>(s); }
+  //! The same policy on the default stream across the ranks of `comm` (comm_policy).
+  comm_policy<Tuning, Blocking> across(ncclComm* comm) const {
+    return comm_policy<Tuning, Blocking>(detail::thrust_internals::stream(const_cast<policy&>(*this)), comm);
+  }
 };
 
 //! Harris's work-efficient, bank-conflict-free scan (GPU Gems 3, ch. 39).

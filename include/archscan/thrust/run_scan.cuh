@@ -25,17 +25,29 @@ std::int64_t item_count(It first, It last) {
   return d > 0 ? static_cast<std::int64_t>(d) : 0;
 }
 
+//! Whether a policy scans across the ranks of a communicator (policy.cuh, `comm_policy`).
+template <class Derived>
+inline constexpr bool across_ranks = false;
+template <class Tuning, bool Blocking>
+inline constexpr bool across_ranks<comm_policy<Tuning, Blocking>> = true;
+
 //! Builds the problem (contiguous iterators unwrapped to raw pointers, the operator held as Thrust holds
-//! it: a copy, callable whatever its constness) and runs it. Returns result + n.
+//! it: a copy, callable whatever its constness) and runs it: on this GPU, or across ranks, where every
+//! rank takes part, an empty one too. Returns result + n.
 template <scan_kind Kind, bool HasSeed, class Accum, class Derived, class Tuning, bool Blocking, class InIt,
           class OutIt, class Op, class Finish>
 OutIt run_scan(stream_policy_base<Derived, Tuning, Blocking>& exec, InIt first, std::int64_t n, OutIt result, Op op,
                Finish finish, Accum seed) {
-  if (n <= 0) return result;
+  if (n <= 0 && !across_ranks<Derived>) return result;
   auto in  = thrust::try_unwrap_contiguous_iterator(first);
   auto out = thrust::try_unwrap_contiguous_iterator(result);
   using problem = scan_problem<decltype(in), decltype(out), Accum, callable<Op>, Finish, Kind, HasSeed>;
-  dispatch::scan<Tuning>(exec, problem{in, out, n, callable<Op>{op}, finish, seed});
+  if constexpr (across_ranks<Derived>) {
+    // Found by argument-dependent lookup: dispatch/rank_dispatch.cuh, from <archscan/nccl.cuh>.
+    scan_across(dispatch::across_tag{}, static_cast<Derived&>(exec), problem{in, out, n, callable<Op>{op}, finish, seed});
+  } else {
+    dispatch::scan<Tuning>(exec, problem{in, out, n, callable<Op>{op}, finish, seed});
+  }
   return result + n;
 }
 

@@ -1,0 +1,193 @@
+#pragma once
+//! \file A scan across the ranks of an NCCL communicator (policy.cuh, `comm_policy`), all on the stream:
+//!
+//!   1. this rank's record: header and boundary keys (kernel::rank_record_header), and its total, from
+//!      the family's own scan of the slice with every store but the last dropped (reads n items);
+//!   2. `ncclAllGather` of the records, one 256-byte-rounded slot per rank;
+//!   3. this rank's seed, folded from the lower ranks' records on the device (kernel::rank_carry);
+//!   4. the family's scan of the slice with that seed, read from device memory (reads n, writes n).
+//!
+//! Traffic: 3n items per rank plus one gather of a few hundred bytes per rank; the host never waits in
+//! between, so `_nosync` policies never synchronize and can be captured in a CUDA graph. Results are
+//! a function of the slices (their sizes and contents), the operator, the types and the tuning: the
+//! lower ranks fold in rank order, so a rank's bits repeat from run to run wherever the family's own
+//! scan repeats (every family for exact operators, `native` for every operator). They need not equal
+//! a one-GPU scan of the concatenation bit for bit where the operator rounds: that associates
+//! differently.
+//!
+//! Needs NCCL (nccl.h, libnccl): include <archscan/nccl.cuh>.
+
+#include <cstdint>
+#include <string>
+
+#include <nccl.h>
+
+#include <thrust/system/error_code.h>
+#include <thrust/system_error.h>
+
+#include <archscan/detail/device.cuh>
+#include <archscan/detail/error.cuh>
+#include <archscan/detail/keyed.cuh>
+#include <archscan/detail/last_item.cuh>
+#include <archscan/detail/maybe.cuh>
+#include <archscan/detail/math.cuh>
+#include <archscan/detail/problem.cuh>
+#include <archscan/detail/rank_carry.cuh>
+#include <archscan/dispatch/dispatch_scan.cuh>
+#include <archscan/dispatch/temporary_storage.cuh>
+#include <archscan/kernel/rank_kernels.cuh>
+#include <archscan/policy.cuh>
+
+namespace archscan::dispatch {
+
+//! NCCL's results as a Thrust error category: a failing NCCL call throws `thrust::system_error` with it.
+class nccl_error_category : public thrust::error_category {
+ public:
+  const char* name() const override { return "nccl"; }
+  std::string message(int ev) const override { return ncclGetErrorString(static_cast<ncclResult_t>(ev)); }
+};
+
+inline const thrust::error_category& nccl_category() {
+  static const nccl_error_category category;
+  return category;
+}
+
+//! Throws `thrust::system_error` (nccl_category) unless `status` is ncclSuccess; the message names
+//! `what` and carries NCCL's last error for `comm`.
+inline void throw_on_nccl(ncclResult_t status, ncclComm_t comm, const char* what) {
+  if (status == ncclSuccess) return;
+  std::string message(what);
+  const char* detail = comm != nullptr ? ncclGetLastError(comm) : nullptr;
+  if (detail != nullptr && *detail != '\0') message += std::string(" (") + detail + ")";
+  throw thrust::system_error(static_cast<int>(status), nccl_category(), message);
+}
+
+//! Where one call's temporary storage goes: the family's storage (shared by both passes, which run one
+//! after the other on the stream), the gathered records, the seed and the status.
+struct rank_layout {
+  std::size_t records_offset;
+  std::size_t seed_offset;
+  std::size_t status_offset;
+  std::size_t bytes;
+};
+
+//! The layout for `family_bytes` of family storage, `ranks` slots of `slot_bytes`, and a seed of
+//! `seed_bytes`; each part 256-byte aligned, as the families expect their storage.
+constexpr rank_layout make_rank_layout(std::size_t family_bytes, int ranks, std::size_t slot_bytes,
+                                       std::size_t seed_bytes) {
+  const std::size_t records = detail::align_up(family_bytes, detail::storage_alignment);
+  const std::size_t seed    = records + static_cast<std::size_t>(ranks) * slot_bytes;
+  const std::size_t status  = seed + detail::align_up(seed_bytes, detail::storage_alignment);
+  return rank_layout{records, seed, status, status + detail::storage_alignment};
+}
+
+//! This rank's count, its rank and the communicator's device, checked against the current device.
+struct rank_facts {
+  int ranks;
+  int rank;
+};
+
+inline rank_facts comm_facts(ncclComm_t comm) {
+  if (comm == nullptr) {
+    throw thrust::system_error(static_cast<int>(ncclInvalidArgument), nccl_category(),
+                               "archscan: across(comm) needs a communicator, not nullptr");
+  }
+  rank_facts f{};
+  int comm_device = -1, device = -1;
+  throw_on_nccl(ncclCommCount(comm, &f.ranks), comm, "archscan: ncclCommCount");
+  throw_on_nccl(ncclCommUserRank(comm, &f.rank), comm, "archscan: ncclCommUserRank");
+  throw_on_nccl(ncclCommCuDevice(comm, &comm_device), comm, "archscan: ncclCommCuDevice");
+  detail::throw_on_error(cudaGetDevice(&device), "archscan: cudaGetDevice");
+  if (comm_device != device) {
+    throw thrust::system_error(static_cast<int>(ncclInvalidUsage), nccl_category(),
+                               "archscan: the communicator's rank lives on device " + std::to_string(comm_device) +
+                                   ", but the current device is " + std::to_string(device));
+  }
+  return f;
+}
+
+//! Runs `problem` (n items: this rank's slice; may be 0) as this rank's part of a scan across the
+//! ranks of `policy.comm`. Temporary storage: the family's for n items, plus one slot of
+//! detail::rank_slot_bytes per rank, plus 512 bytes, from archscan's stream-ordered pool. Blocking
+//! policies synchronize the stream, and throw `thrust::system_error` when the ranks disagreed on the
+//! call (form, accumulator, operator or key types): each rank's record carries a signature of them.
+//! `_nosync` policies cannot report that disagreement; their results are then undefined.
+template <class Tuning, bool Blocking, class Problem>
+void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Problem& problem) {
+  using T        = typename Problem::accum_type;
+  using family   = family_dispatch<typename Tuning::family>;
+  using hooks    = hooks_of<Tuning>;
+  using in_t     = typename Problem::input_iterator;
+  using boundary = detail::boundary_of<in_t>;
+  using key_t    = typename boundary::type::key_type;
+  using op_t     = typename Problem::op_type;
+  using total_problem  = detail::scan_problem<in_t, detail::last_item_output<T>, T, op_t, detail::identity_finish,
+                                              detail::scan_kind::inclusive, false>;
+  using seeded_problem = detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t,
+                                              typename Problem::finish_type,
+                                              Problem::exclusive ? detail::scan_kind::exclusive
+                                                                 : detail::scan_kind::inclusive,
+                                              true, true>;
+  constexpr std::size_t slot_bytes = detail::rank_slot_bytes<T, key_t>();
+
+  ncclComm_t comm           = policy.comm;
+  const rank_facts f        = comm_facts(comm);
+  const cudaStream_t stream = detail::thrust_internals::stream(policy);
+  const std::int64_t n      = problem.n > 0 ? problem.n : 0;
+  const std::uint64_t signature =
+      detail::rank_signature<std::integral_constant<bool, Problem::exclusive>,
+                             std::integral_constant<bool, Problem::has_seed>, T, op_t, key_t,
+                             typename boundary::type::pred_type>();
+
+  // Plans first (the family's storage serves both passes), then one allocation for the whole call.
+  const auto facts = detail::current_device_facts();
+  total_problem total{problem.in, {nullptr, n - 1}, n, problem.op, {}, problem.seed};
+  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed, nullptr};
+  std::size_t family_bytes = 0;
+  decltype(family::template plan<Tuning, hooks>(total, facts)) total_plan{};
+  decltype(family::template plan<Tuning, hooks>(seeded, facts)) seeded_plan{};
+  if (n > 0) {
+    total_plan   = family::template plan<Tuning, hooks>(total, facts);
+    seeded_plan  = family::template plan<Tuning, hooks>(seeded, facts);
+    family_bytes = total_plan.temp_bytes > seeded_plan.temp_bytes ? total_plan.temp_bytes : seeded_plan.temp_bytes;
+  }
+  const rank_layout layout = make_rank_layout(family_bytes, f.ranks, slot_bytes, sizeof(detail::maybe<T>));
+  temporary_storage<comm_policy<Tuning, Blocking>> storage(policy, layout.bytes);
+  auto* d_temp    = static_cast<unsigned char*>(storage.data());
+  auto* d_slots   = d_temp + layout.records_offset;
+  auto* d_record  = reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
+  auto* d_seed    = reinterpret_cast<detail::maybe<T>*>(d_temp + layout.seed_offset);
+  auto* d_status  = reinterpret_cast<detail::rank_status*>(d_temp + layout.status_offset);
+  const auto bound = boundary::get(problem.in);
+
+  kernel::rank_record_header<T><<<1, 1, 0, stream>>>(d_record, signature, n, bound);
+  detail::throw_on_launch_error("archscan: rank_record_header");
+  if (n > 0) {
+    total.out = detail::last_item_output<T>{&d_record->total, n - 1};
+    family::template launch<Tuning, hooks>(total, total_plan, d_temp, stream);
+  }
+  throw_on_nccl(ncclAllGather(d_record, d_slots, slot_bytes, ncclUint8, comm, stream), comm,
+                "archscan: ncclAllGather of the ranks' totals");
+  const detail::maybe<T> own_seed{problem.seed, Problem::has_seed ? 1 : 0};
+  kernel::rank_carry<T><<<1, 1, 0, stream>>>(d_slots, f.ranks, f.rank, signature, own_seed, problem.op, bound, d_seed,
+                                             d_status);
+  detail::throw_on_launch_error("archscan: rank_carry");
+  if (n > 0) {
+    seeded.d_seed = d_seed;
+    family::template launch<Tuning, hooks>(seeded, seeded_plan, d_temp, stream);
+  }
+  if constexpr (Blocking) {
+    detail::rank_status status = detail::rank_status::ok;
+    detail::throw_on_error(cudaMemcpyAsync(&status, d_status, sizeof(status), cudaMemcpyDeviceToHost, stream),
+                           "archscan: reading the scan's status");
+    storage.release();
+    detail::throw_on_error(cudaStreamSynchronize(stream), "archscan: scan failed to synchronize");
+    if (status == detail::rank_status::signature_mismatch) {
+      throw thrust::system_error(static_cast<int>(ncclInvalidUsage), nccl_category(),
+                                 "archscan: the ranks called different scans (form, accumulator, operator or "
+                                 "key types differ between ranks)");
+    }
+  }
+}
+
+}  // namespace archscan::dispatch
