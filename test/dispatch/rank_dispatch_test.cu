@@ -1,0 +1,189 @@
+// The host side of a scan across ranks, without a GPU: how a rank folds the gathered records into its
+// seed (rank order, empty ranks, non-commutative operators, by-key runs across ranks, disagreeing
+// ranks), the records' slots and the call's storage layout, and the policy's arguments.
+
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <archscan/nccl.cuh>
+
+#include "support/values.cuh"
+
+namespace {
+
+using archscan::detail::fold_lower_ranks;
+using archscan::detail::keyed;
+using archscan::detail::maybe;
+using archscan::detail::no_boundary;
+using archscan::detail::no_key;
+using archscan::detail::rank_record;
+using archscan::detail::rank_slot_bytes;
+using archscan::detail::rank_status;
+using archscan::test::mat2;
+using archscan::test::mat2_mul;
+
+//! Records as NCCL gathers them: one slot per rank.
+template <class Accum, class Key>
+struct gathered {
+  static constexpr std::size_t slot = rank_slot_bytes<Accum, Key>();
+  std::vector<unsigned char> bytes;
+  explicit gathered(int ranks) : bytes(slot * static_cast<std::size_t>(ranks), 0xCD) {}
+  rank_record<Accum, Key>& at(int r) { return *reinterpret_cast<rank_record<Accum, Key>*>(bytes.data() + slot * r); }
+  void set(int r, std::uint64_t signature, std::int64_t n, Accum total, Key first = {}, Key last = {}) {
+    at(r).header = {signature, n};
+    if (n > 0) {
+      at(r).total     = total;
+      at(r).first_key = first;
+      at(r).last_key  = last;
+    }
+  }
+};
+
+struct plus_int {
+  __host__ __device__ int operator()(int a, int b) const { return a + b; }
+};
+
+TEST(RankCarry, FoldsLowerRanksInOrderSkippingEmptyOnes) {
+  gathered<int, no_key> g(4);
+  g.set(0, 42, 3, 10);
+  g.set(1, 42, 0, 0);
+  g.set(2, 42, 5, 20);
+  g.set(3, 42, 2, 7);
+  rank_status status{};
+  const maybe<int> none{0, 0};
+  EXPECT_EQ(0, (fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 0, 42, none, plus_int{}, no_boundary{}, &status).valid));
+  EXPECT_EQ(status, rank_status::ok);
+  const auto r1 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 1, 42, none, plus_int{}, no_boundary{}, &status);
+  EXPECT_TRUE(r1.valid && r1.value == 10);
+  const auto r2 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 2, 42, none, plus_int{}, no_boundary{}, &status);
+  EXPECT_TRUE(r2.valid && r2.value == 10);  // rank 1 holds nothing
+  const auto r3 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 3, 42, none, plus_int{}, no_boundary{}, &status);
+  EXPECT_TRUE(r3.valid && r3.value == 30);
+  // An exclusive scan's init enters once, before rank 0.
+  const maybe<int> init{100, 1};
+  const auto e0 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 0, 42, init, plus_int{}, no_boundary{}, &status);
+  EXPECT_TRUE(e0.valid && e0.value == 100);
+  const auto e3 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 3, 42, init, plus_int{}, no_boundary{}, &status);
+  EXPECT_TRUE(e3.valid && e3.value == 130);
+}
+
+TEST(RankCarry, NonCommutativeOperatorKeepsRankOrder) {
+  gathered<mat2, no_key> g(3);
+  const mat2 a{1, 2, 0, 1}, b{1, 0, 3, 1}, init{2, 0, 0, 1};
+  g.set(0, 9, 1, a);
+  g.set(1, 9, 1, b);
+  g.set(2, 9, 1, a);
+  rank_status status{};
+  const auto s = fold_lower_ranks<mat2, no_key>(g.bytes.data(), 3, 2, 9, maybe<mat2>{init, 1}, mat2_mul{}, no_boundary{}, &status);
+  ASSERT_TRUE(s.valid);
+  EXPECT_EQ(s.value, mat2_mul{}(mat2_mul{}(init, a), b));
+  EXPECT_NE(s.value, mat2_mul{}(mat2_mul{}(init, b), a));  // the order matters for this operator
+}
+
+TEST(RankCarry, ByKeyRunsContinueAcrossRanksAndEmptyRanks) {
+  using K  = keyed<int>;
+  using op = archscan::detail::segmented_op<plus_int>;
+  const archscan::detail::keyed_boundary<const int*, thrust::equal_to<int>> boundary{nullptr, {}};
+  // rank 0: keys ... 5 (trailing run of 5 sums to 4); rank 1 empty; rank 2: keys 5 ... 6 (restarts inside,
+  // trailing run of 6 sums to 3); rank 3 starts with key 6 or 7.
+  gathered<K, int> g(4);
+  g.set(0, 1, 4, K{4, true, false}, 1, 5);
+  g.set(1, 1, 0, K{});
+  g.set(2, 1, 6, K{3, true, false}, 5, 6);
+  g.set(3, 1, 2, K{}, 6, 6);
+  rank_status status{};
+  const maybe<K> none{K{}, 0};
+  auto s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 3, 1, none, op{}, boundary, &status);
+  ASSERT_TRUE(s.valid);
+  EXPECT_EQ(3, s.value.value);
+  EXPECT_FALSE(s.value.closes) << "rank 3's first run continues rank 2's last run (key 6)";
+  g.set(3, 1, 2, K{}, 7, 7);
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 3, 1, none, op{}, boundary, &status);
+  EXPECT_TRUE(s.value.closes) << "key 7 starts a new run on rank 3";
+  // Rank 2's first run (key 5) continues rank 0's last run across the empty rank 1.
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 2, 1, none, op{}, boundary, &status);
+  EXPECT_TRUE(s.valid && s.value.value == 4 && !s.value.closes);
+  // Rank 2 without rank 0's run: rank 2's first run would start fresh.
+  g.set(2, 1, 6, K{3, true, false}, 8, 6);
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 2, 1, none, op{}, boundary, &status);
+  EXPECT_TRUE(s.value.closes);
+  // An exclusive by-key seed (a closed run holding init) is never reopened by a boundary.
+  const maybe<K> init{archscan::detail::keyed_seed(100), 1};
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 0, 1, init, op{}, boundary, &status);
+  EXPECT_TRUE(s.valid && s.value.closes && s.value.value == 100);
+}
+
+TEST(RankCarry, EveryRankSeesADisagreement) {
+  gathered<int, no_key> g(3);
+  g.set(0, 5, 1, 1);
+  g.set(1, 5, 1, 1);
+  g.set(2, 6, 1, 1);  // rank 2 called another scan
+  for (int rank = 0; rank < 3; ++rank) {
+    rank_status status{};
+    fold_lower_ranks<int, no_key>(g.bytes.data(), 3, rank, 5, maybe<int>{0, 0}, plus_int{}, no_boundary{}, &status);
+    EXPECT_EQ(status, rank_status::signature_mismatch) << "rank " << rank;
+  }
+}
+
+TEST(RankCarry, SlotsAndSignatures) {
+  static_assert(rank_slot_bytes<int, no_key>() == 256);
+  static_assert(rank_slot_bytes<mat2, int>() == 256);
+  struct big {
+    char b[300];
+  };
+  static_assert(rank_slot_bytes<big, no_key>() == 512);
+  EXPECT_EQ((archscan::detail::rank_signature<int, plus_int>()), (archscan::detail::rank_signature<int, plus_int>()));
+  EXPECT_NE((archscan::detail::rank_signature<int, plus_int>()), (archscan::detail::rank_signature<float, plus_int>()));
+  EXPECT_NE((archscan::detail::rank_signature<int, plus_int>()), (archscan::detail::rank_signature<int, mat2_mul>()));
+}
+
+TEST(RankLayout, PartsAreAlignedAndDisjoint) {
+  for (std::size_t family : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, std::size_t{1000001}}) {
+    for (int ranks : {1, 2, 8}) {
+      const auto l = archscan::dispatch::make_rank_layout(family, ranks, 512, 24);
+      EXPECT_GE(l.records_offset, family);
+      EXPECT_EQ(0u, l.records_offset % 256);
+      EXPECT_GE(l.seed_offset, l.records_offset + 512u * ranks);
+      EXPECT_EQ(0u, l.seed_offset % 256);
+      EXPECT_GE(l.status_offset, l.seed_offset + 24);
+      EXPECT_GE(l.bytes, l.status_offset + sizeof(rank_status));
+    }
+  }
+}
+
+TEST(CommPolicy, AcrossKeepsStreamAndCommunicator) {
+  auto* comm                = reinterpret_cast<ncclComm*>(0x1000);  // never dereferenced here
+  const cudaStream_t stream = reinterpret_cast<cudaStream_t>(0x2000);
+  auto p                    = archscan::native_nosync.on(stream).across(comm);
+  static_assert(std::is_same_v<decltype(p), archscan::comm_policy<archscan::native_tuning, false>>);
+  EXPECT_EQ(p.comm, comm);
+  EXPECT_EQ(archscan::detail::thrust_internals::stream(p), stream);
+  static_assert(archscan::detail::across_ranks<decltype(p)>);
+  static_assert(!archscan::detail::across_ranks<archscan::stream_policy<archscan::native_tuning, true>>);
+}
+
+TEST(CommPolicy, NullCommunicatorThrowsBeforeAnyCudaCall) {
+  std::vector<int> unused;
+  int* d = nullptr;  // never touched: the communicator is checked first
+  try {
+    thrust::inclusive_scan(archscan::native.across(nullptr), d, d + 10, d);
+    FAIL() << "no exception";
+  } catch (const thrust::system_error& e) {
+    EXPECT_STREQ("nccl", e.code().category().name());
+    EXPECT_NE(std::string(e.what()).find("communicator"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CommPolicy, NcclErrorsCarryNcclsMessage) {
+  try {
+    archscan::dispatch::throw_on_nccl(ncclInvalidArgument, nullptr, "archscan: test");
+    FAIL() << "no exception";
+  } catch (const thrust::system_error& e) {
+    EXPECT_EQ(static_cast<int>(ncclInvalidArgument), e.code().value());
+    EXPECT_NE(std::string(e.what()).find(ncclGetErrorString(ncclInvalidArgument)), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
