@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when archscan's own headers warn. Compiles test/compile/public_api.cu (every overload, every
-# policy form) with host and device warnings on, against the CCCL of CCCL_DIR (a CMake package folder,
+# policy form; public_api_nccl.cu too, across ranks, where NCCL is found) with host and device warnings on, against the CCCL of CCCL_DIR (a CMake package folder,
 # as tools/fetch_cccl.sh prints) or the toolkit's, and lists every warning located in include/archscan/.
 #   tools/check_warnings.sh [CCCL_DIR]
 set -euo pipefail
@@ -13,8 +13,16 @@ if [ -n "${1:-}" ]; then
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$nvcc" -std=c++17 -arch=sm_75 "${includes[@]}" -c test/compile/public_api.cu -o /dev/null \
-  -Xcompiler=-Wall,-Wextra -Xcudafe=--display_error_number >"$log" 2>&1 || { cat "$log"; echo "check_warnings: compile failed"; exit 1; }
+sources=(test/compile/public_api.cu)
+# The scan across ranks where NCCL is found (tools/nccl_root.sh).
+if nccl=$(tools/nccl_root.sh); then
+  sources+=(test/compile/public_api_nccl.cu)
+  includes+=(-I "$nccl/include")
+fi
+for src in "${sources[@]}"; do
+  "$nvcc" -std=c++17 -arch=sm_75 "${includes[@]}" -c "$src" -o /dev/null \
+    -Xcompiler=-Wall,-Wextra -Xcudafe=--display_error_number >>"$log" 2>&1 || { cat "$log"; echo "check_warnings: $src: compile failed"; exit 1; }
+done
 version=$(printf '#include <cuda/version>\nCCCL_VERSION\n' | "$nvcc" -E -x c++ "${includes[@]}" -I /usr/local/cuda/include - 2>/dev/null | tail -n 1)
 if grep -n "include/archscan/" "$log" | grep -qi "warning"; then
   grep -i -A2 "include/archscan/.*warning" "$log"

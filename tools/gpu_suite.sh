@@ -16,6 +16,12 @@ out=${1:-$build/logs}
 steps=${ARCHSCAN_STEPS:-build,test,ab}
 mkdir -p "$out"
 status=0
+# The scan across ranks builds and runs (on a communicator of every visible GPU) where NCCL is found.
+export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on shared machines
+if NCCL_ROOT=$(tools/nccl_root.sh); then
+  export NCCL_ROOT
+  export LD_LIBRARY_PATH=$NCCL_ROOT/lib:${LD_LIBRARY_PATH:-}
+fi
 has_step() { [[ ",$steps," == *",$1,"* ]]; }
 t0=$(date +%s)
 

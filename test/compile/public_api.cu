@@ -61,4 +61,6 @@ void archscan_public_api(cudaStream_t s, thrust::device_vector<int>& k, thrust::
   every_form(archscan::kepler_nosync, s, k, v, o);
   every_form(archscan::turing, s, k, v, o);
   every_form(archscan::turing_nosync, s, k, v, o);
+  every_form(archscan::native, s, k, v, o);
+  every_form(archscan::native_nosync, s, k, v, o);
 }

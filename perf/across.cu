@@ -1,0 +1,255 @@
+// archscan-across: the harness's multi-GPU mode. One process, one thread per GPU, communicators over
+// the first k GPUs (k = 1 .. every visible GPU). Exclusive sums of int32, `archscan::native_nosync`:
+//   one_gpu      the scan of n items on GPU 0 (no communicator): the baseline;
+//   across       k ranks, each scanning its n items, across a communicator of k ranks;
+//   gather_scan  the naive baseline from the same parts: every rank sends its slice to rank 0
+//                (ncclSend/ncclRecv), and rank 0 scans the whole there;
+//   allgather8   one ncclAllGather of 8 bytes per rank (the latency floor of any exchange).
+// Timing: CUDA events on each rank's stream around a batch of back-to-back calls, after warm-up; a
+// sample is the slowest rank's time per call; the median of the samples is reported, with the
+// device's name. Every across result is checked on the device against the closed form of the scan
+// of its input (item i = i mod 7). Writes a markdown table to stdout and JSON to --json FILE.
+//
+//   archscan-across [--json FILE] [--max-log2 30] [--samples 15]
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <thrust/count.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/transform.h>
+
+#include <archscan/nccl.cuh>
+
+#include "common.cuh"
+
+namespace {
+
+using archscan::perf::check;
+
+void nccl_check(ncclResult_t r, const char* what) {
+  if (r != ncclSuccess) throw std::runtime_error(std::string(what) + ": " + ncclGetErrorString(r));
+}
+
+//! A reusable barrier for the rank threads (C++17 has none).
+class barrier {
+ public:
+  explicit barrier(int n) : n_(n) {}
+  void wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    const int gen = gen_;
+    if (++count_ == n_) {
+      count_ = 0;
+      ++gen_;
+      cv_.notify_all();
+    } else {
+      cv_.wait(lock, [&] { return gen != gen_; });
+    }
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  int n_, count_ = 0, gen_ = 0;
+};
+
+struct mod7 {
+  __host__ __device__ int operator()(std::int64_t i) const { return static_cast<int>(i % 7); }
+};
+//! Exclusive sum of item j = (lo + j) mod 7 over the global sequence, against its closed form.
+struct wrong_prefix {
+  const int* out;
+  std::int64_t lo;
+  __device__ bool operator()(std::int64_t j) const {
+    const std::int64_t count = lo + j, q = count / 7, r = count % 7;
+    return out[j] != static_cast<int>(21 * q + r * (r - 1) / 2);  // int32 wraps alike on both sides
+  }
+};
+
+struct timing {
+  int samples = 15;
+  //! Batch size: enough calls that a batch lasts well over the event resolution.
+  static int batch_of(std::int64_t bytes) { return bytes >= (std::int64_t{1} << 28) ? 2 : bytes >= (1 << 24) ? 5 : 20; }
+};
+
+//! Runs `call(rank)` on `ranks` threads (one per GPU 0..ranks-1) `batch` times per sample, after 2
+//! warm-up calls; returns the median over samples of the slowest rank's time per call, in microseconds.
+double time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaStream_t>& streams,
+                     const std::function<void(int)>& call) {
+  std::vector<std::vector<float>> ms(static_cast<std::size_t>(ranks), std::vector<float>(static_cast<std::size_t>(samples)));
+  barrier sync(ranks);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      check(cudaSetDevice(r), "cudaSetDevice");
+      cudaStream_t s = streams[static_cast<std::size_t>(r)];
+      cudaEvent_t start, stop;
+      check(cudaEventCreate(&start), "cudaEventCreate");
+      check(cudaEventCreate(&stop), "cudaEventCreate");
+      for (int w = 0; w < 2; ++w) call(r);
+      check(cudaStreamSynchronize(s), "warm-up");
+      for (int i = 0; i < samples; ++i) {
+        sync.wait();
+        check(cudaEventRecord(start, s), "cudaEventRecord");
+        for (int b = 0; b < batch; ++b) call(r);
+        check(cudaEventRecord(stop, s), "cudaEventRecord");
+        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+        float t = 0;
+        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+        ms[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)] = t / batch;
+      }
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::vector<double> slowest(static_cast<std::size_t>(samples), 0.0);
+  for (int i = 0; i < samples; ++i)
+    for (int r = 0; r < ranks; ++r) slowest[static_cast<std::size_t>(i)] = std::max<double>(slowest[static_cast<std::size_t>(i)], ms[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)]);
+  std::nth_element(slowest.begin(), slowest.begin() + samples / 2, slowest.end());
+  return 1000.0 * slowest[static_cast<std::size_t>(samples / 2)];
+}
+
+struct row {
+  std::string what;
+  int gpus;
+  std::int64_t per_gpu;
+  double us;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path;
+  int max_log2 = 30, samples = 15;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--json") json_path = argv[i + 1];
+    if (a == "--max-log2") max_log2 = std::stoi(argv[i + 1]);
+    if (a == "--samples") samples = std::stoi(argv[i + 1]);
+  }
+  return archscan::perf::run_program("archscan-across", [&](const cudaDeviceProp& prop) {
+    int devices = 0;
+    check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+    std::vector<cudaStream_t> streams(static_cast<std::size_t>(devices));
+    for (int d = 0; d < devices; ++d) {
+      check(cudaSetDevice(d), "cudaSetDevice");
+      check(cudaStreamCreateWithFlags(&streams[static_cast<std::size_t>(d)], cudaStreamNonBlocking), "cudaStreamCreate");
+    }
+    std::vector<row> rows;
+    bool ok = true;
+    std::vector<std::int64_t> sizes;
+    for (int lg : {16, 20, 24, 28, 29, 30})
+      if (lg <= max_log2) sizes.push_back(std::int64_t{1} << lg);
+
+    for (int k = 1; k <= devices; ++k) {
+      std::vector<ncclComm_t> comms(static_cast<std::size_t>(k));
+      std::vector<int> devlist(static_cast<std::size_t>(k));
+      for (int d = 0; d < k; ++d) devlist[static_cast<std::size_t>(d)] = d;
+      nccl_check(ncclCommInitAll(comms.data(), k, devlist.data()), "ncclCommInitAll");
+      // allgather8: the floor of one exchange.
+      {
+        std::vector<void*> bufs(static_cast<std::size_t>(k));
+        for (int r = 0; r < k; ++r) {
+          check(cudaSetDevice(r), "cudaSetDevice");
+          check(cudaMalloc(&bufs[static_cast<std::size_t>(r)], 8 * static_cast<std::size_t>(k)), "cudaMalloc");
+        }
+        const double us = time_on_ranks(k, samples, 20, streams, [&](int r) {
+          auto* b = static_cast<char*>(bufs[static_cast<std::size_t>(r)]);
+          nccl_check(ncclAllGather(b + 8 * r, b, 8, ncclUint8, comms[static_cast<std::size_t>(r)], streams[static_cast<std::size_t>(r)]), "ncclAllGather");
+        });
+        rows.push_back({"allgather8", k, 0, us});
+        for (int r = 0; r < k; ++r) {
+          check(cudaSetDevice(r), "cudaSetDevice");
+          cudaFree(bufs[static_cast<std::size_t>(r)]);
+        }
+      }
+      for (const std::int64_t n : sizes) {
+        // Each rank's slice: items [r n, (r + 1) n) of the global sequence, generated on its GPU.
+        std::vector<thrust::device_vector<int>*> in(static_cast<std::size_t>(k)), out(static_cast<std::size_t>(k));
+        for (int r = 0; r < k; ++r) {
+          check(cudaSetDevice(r), "cudaSetDevice");
+          in[static_cast<std::size_t>(r)]  = new thrust::device_vector<int>(static_cast<std::size_t>(n));
+          out[static_cast<std::size_t>(r)] = new thrust::device_vector<int>(static_cast<std::size_t>(n));
+          thrust::transform(thrust::counting_iterator<std::int64_t>(r * n), thrust::counting_iterator<std::int64_t>((r + 1) * n),
+                            in[static_cast<std::size_t>(r)]->begin(), mod7{});
+        }
+        const int batch = timing::batch_of(n * 4);
+        if (k == 1) {
+          rows.push_back({"one_gpu", 1, n, time_on_ranks(1, samples, batch, streams, [&](int) {
+                            thrust::exclusive_scan(archscan::native_nosync.on(streams[0]), in[0]->begin(), in[0]->end(), out[0]->begin());
+                          })});
+        }
+        rows.push_back({"across", k, n, time_on_ranks(k, samples, batch, streams, [&](int r) {
+                          const auto p = archscan::native_nosync.on(streams[static_cast<std::size_t>(r)]).across(comms[static_cast<std::size_t>(r)]);
+                          thrust::exclusive_scan(p, in[static_cast<std::size_t>(r)]->begin(), in[static_cast<std::size_t>(r)]->end(),
+                                                 out[static_cast<std::size_t>(r)]->begin());
+                        })});
+        for (int r = 0; r < k; ++r) {
+          check(cudaSetDevice(r), "cudaSetDevice");
+          const auto bad = thrust::count_if(thrust::cuda::par.on(streams[static_cast<std::size_t>(r)]), thrust::counting_iterator<std::int64_t>(0),
+                                            thrust::counting_iterator<std::int64_t>(n),
+                                            wrong_prefix{thrust::raw_pointer_cast(out[static_cast<std::size_t>(r)]->data()), r * n});
+          if (bad != 0) {
+            std::printf("MISMATCH: across, %d GPUs, rank %d, %lld items: %lld wrong\n", k, r, static_cast<long long>(n), static_cast<long long>(bad));
+            ok = false;
+          }
+        }
+        // gather_scan: rank 0 receives every slice, then scans k n items (where GPU 0 holds them).
+        if (k > 1 && n * k * 8 < (std::int64_t{1} << 36)) {
+          check(cudaSetDevice(0), "cudaSetDevice");
+          thrust::device_vector<int> all(static_cast<std::size_t>(n * k)), all_out(static_cast<std::size_t>(n * k));
+          rows.push_back({"gather_scan", k, n, time_on_ranks(k, samples, batch, streams, [&](int r) {
+                            cudaStream_t s = streams[static_cast<std::size_t>(r)];
+                            nccl_check(ncclGroupStart(), "ncclGroupStart");
+                            if (r == 0) {
+                              for (int from = 1; from < k; ++from)
+                                nccl_check(ncclRecv(thrust::raw_pointer_cast(all.data()) + from * n, static_cast<std::size_t>(n), ncclInt32, from, comms[0], s), "ncclRecv");
+                            } else {
+                              nccl_check(ncclSend(thrust::raw_pointer_cast(in[static_cast<std::size_t>(r)]->data()), static_cast<std::size_t>(n), ncclInt32, 0,
+                                                  comms[static_cast<std::size_t>(r)], s), "ncclSend");
+                            }
+                            nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+                            if (r == 0) {
+                              check(cudaMemcpyAsync(thrust::raw_pointer_cast(all.data()), thrust::raw_pointer_cast(in[0]->data()), n * sizeof(int),
+                                                    cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
+                              thrust::exclusive_scan(archscan::native_nosync.on(s), all.begin(), all.end(), all_out.begin());
+                            }
+                          })});
+        }
+        for (int r = 0; r < k; ++r) {
+          check(cudaSetDevice(r), "cudaSetDevice");
+          delete in[static_cast<std::size_t>(r)];
+          delete out[static_cast<std::size_t>(r)];
+        }
+      }
+      for (auto c : comms) ncclCommDestroy(c);
+    }
+
+    std::printf("# archscan-across on %d x %s (CCCL %s): exclusive sums of int32, native_nosync; median of %d samples, microseconds\n\n",
+                devices, prop.name, archscan::perf::cccl_version().c_str(), samples);
+    std::printf("| what | GPUs | items per GPU | us | GB/s per GPU (read+write) |\n| --- | ---: | ---: | ---: | ---: |\n");
+    nlohmann::json j;
+    j["device"]  = prop.name;
+    j["gpus"]    = devices;
+    j["cccl"]    = archscan::perf::cccl_version();
+    j["samples"] = samples;
+    for (const row& r : rows) {
+      const double gbs = r.per_gpu > 0 ? 8.0 * static_cast<double>(r.per_gpu) / (r.us * 1e3) : 0.0;
+      std::printf("| %s | %d | %lld | %.2f | %.0f |\n", r.what.c_str(), r.gpus, static_cast<long long>(r.per_gpu), r.us, gbs);
+      j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.us}});
+    }
+    if (!json_path.empty()) std::ofstream(json_path) << j.dump(1) << "\n";
+    return ok;
+  });
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The scan across GPUs on a machine with several GPUs (device kind nvidia-h200-x2):
+#   tools/across_run.sh OUT_DIR
+# Builds (sm_90) the NCCL tests and the multi-GPU benchmark only, runs the tests in both modes (threads:
+# one per GPU; processes: thrust_across_processes, 2 ranks), then archscan-across. NCCL from
+# tools/nccl_root.sh. Logs and across.json land in OUT_DIR.
+set -u
+cd "$(dirname "$0")/.."
+out=${1:?out dir}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on shared machines (KINDS.md)
+NCCL_ROOT=$(tools/nccl_root.sh) || { echo "no NCCL found" | tee "$out/build.log"; exit 1; }
+export NCCL_ROOT
+# The Python package ships libnccl.so.2 only; the programs find it at run time through this path.
+export LD_LIBRARY_PATH=$NCCL_ROOT/lib:${LD_LIBRARY_PATH:-}
+build=${ARCHSCAN_BUILD_DIR:-build/gpu}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt" 2>&1
+echo "NCCL_ROOT=$NCCL_ROOT" >> "$out/gpu.txt"
+t0=$(date +%s)
+if ! { cmake --preset gpu -B "$build" -DNCCL_ROOT="$NCCL_ROOT" && \
+       cmake --build "$build" --target dispatch_rank_dispatch_test thrust_across_ranks_test archscan-across; } > "$out/build.log" 2>&1; then
+  echo "BUILD FAILED"; tail -n 40 "$out/build.log"; exit 1
+fi
+t1=$(date +%s)
+ctest --test-dir "$build" -R "rank_dispatch|across" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
+t2=$(date +%s)
+"$build"/perf/archscan-across --json "$out/across.json" > "$out/across.md" 2> "$out/across.err"
+echo "across rc=$?" >> "$out/across.err"
+t3=$(date +%s)
+echo "build $((t1 - t0)) s, ctest $((t2 - t1)) s, bench $((t3 - t2)) s"
+cat "$out/gpu.txt"
+grep -E "tests passed|tests failed" "$out/ctest.log" | tail -n 1
+echo "skipped: $(grep -c Skipped "$out/ctest.log")"
+grep -E "\*\*\*Failed|\(Failed\)|Exception|Timeout|Not Run" "$out/ctest.log" | head -n 20
+cat "$out/across.md" "$out/across.err"
