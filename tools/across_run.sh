@@ -2,7 +2,8 @@
 # The scan across GPUs on a machine with several GPUs (device kind nvidia-h200-x2):
 #   tools/across_run.sh OUT_DIR
 # Builds (sm_90) the NCCL tests and the multi-GPU benchmark only, runs the tests in both modes (threads:
-# one per GPU; processes: thrust_across_processes, 2 ranks), then archscan-across. NCCL from
+# one per GPU; processes: thrust_across_processes, 2 ranks), README's two-process example, then
+# archscan-across. NCCL from
 # tools/nccl_root.sh. Logs and across.json land in OUT_DIR.
 set -u
 cd "$(dirname "$0")/.."
@@ -18,11 +19,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > 
 echo "NCCL_ROOT=$NCCL_ROOT" >> "$out/gpu.txt"
 t0=$(date +%s)
 if ! { cmake --preset gpu -B "$build" -DNCCL_ROOT="$NCCL_ROOT" && \
-       cmake --build "$build" --target dispatch_rank_dispatch_test thrust_across_ranks_test archscan-across; } > "$out/build.log" 2>&1; then
+       cmake --build "$build" --target dispatch_rank_dispatch_test thrust_across_ranks_test archscan-across scan_across_processes; } > "$out/build.log" 2>&1; then
   echo "BUILD FAILED"; tail -n 40 "$out/build.log"; exit 1
 fi
 t1=$(date +%s)
 ctest --test-dir "$build" -R "rank_dispatch|across" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
+# README's two-process example, with README's commands.
+id=$(mktemp -u); "$build"/scan_across_processes 0 2 "$id" > "$out/example.txt" 2>&1 & "$build"/scan_across_processes 1 2 "$id" >> "$out/example.txt" 2>&1; r1=$?; wait $!; r0=$?
+echo "example rc: rank 0 $r0, rank 1 $r1" >> "$out/example.txt"
 t2=$(date +%s)
 "$build"/perf/archscan-across --json "$out/across.json" > "$out/across.md" 2> "$out/across.err"
 echo "across rc=$?" >> "$out/across.err"
@@ -32,4 +36,4 @@ cat "$out/gpu.txt"
 grep -E "tests passed|tests failed" "$out/ctest.log" | tail -n 1
 echo "skipped: $(grep -c Skipped "$out/ctest.log")"
 grep -E "\*\*\*Failed|\(Failed\)|Exception|Timeout|Not Run" "$out/ctest.log" | head -n 20
-cat "$out/across.md" "$out/across.err"
+cat "$out/example.txt" "$out/across.md" "$out/across.err"
