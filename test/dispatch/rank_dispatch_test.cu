@@ -20,7 +20,6 @@ using archscan::detail::no_boundary;
 using archscan::detail::no_key;
 using archscan::detail::rank_record;
 using archscan::detail::rank_slot_bytes;
-using archscan::detail::rank_status;
 using archscan::test::mat2;
 using archscan::test::mat2_mul;
 
@@ -51,21 +50,19 @@ TEST(RankCarry, FoldsLowerRanksInOrderSkippingEmptyOnes) {
   g.set(1, 42, 0, 0);
   g.set(2, 42, 5, 20);
   g.set(3, 42, 2, 7);
-  rank_status status{};
   const maybe<int> none{0, 0};
-  EXPECT_EQ(0, (fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 0, 42, none, plus_int{}, no_boundary{}, &status).valid));
-  EXPECT_EQ(status, rank_status::ok);
-  const auto r1 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 1, 42, none, plus_int{}, no_boundary{}, &status);
+  EXPECT_EQ(0, (fold_lower_ranks<int, no_key>(g.bytes.data(), 0, none, plus_int{}, no_boundary{}).valid));
+  const auto r1 = fold_lower_ranks<int, no_key>(g.bytes.data(), 1, none, plus_int{}, no_boundary{});
   EXPECT_TRUE(r1.valid && r1.value == 10);
-  const auto r2 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 2, 42, none, plus_int{}, no_boundary{}, &status);
+  const auto r2 = fold_lower_ranks<int, no_key>(g.bytes.data(), 2, none, plus_int{}, no_boundary{});
   EXPECT_TRUE(r2.valid && r2.value == 10);  // rank 1 holds nothing
-  const auto r3 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 3, 42, none, plus_int{}, no_boundary{}, &status);
+  const auto r3 = fold_lower_ranks<int, no_key>(g.bytes.data(), 3, none, plus_int{}, no_boundary{});
   EXPECT_TRUE(r3.valid && r3.value == 30);
   // An exclusive scan's init enters once, before rank 0.
   const maybe<int> init{100, 1};
-  const auto e0 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 0, 42, init, plus_int{}, no_boundary{}, &status);
+  const auto e0 = fold_lower_ranks<int, no_key>(g.bytes.data(), 0, init, plus_int{}, no_boundary{});
   EXPECT_TRUE(e0.valid && e0.value == 100);
-  const auto e3 = fold_lower_ranks<int, no_key>(g.bytes.data(), 4, 3, 42, init, plus_int{}, no_boundary{}, &status);
+  const auto e3 = fold_lower_ranks<int, no_key>(g.bytes.data(), 3, init, plus_int{}, no_boundary{});
   EXPECT_TRUE(e3.valid && e3.value == 130);
 }
 
@@ -75,8 +72,7 @@ TEST(RankCarry, NonCommutativeOperatorKeepsRankOrder) {
   g.set(0, 9, 1, a);
   g.set(1, 9, 1, b);
   g.set(2, 9, 1, a);
-  rank_status status{};
-  const auto s = fold_lower_ranks<mat2, no_key>(g.bytes.data(), 3, 2, 9, maybe<mat2>{init, 1}, mat2_mul{}, no_boundary{}, &status);
+  const auto s = fold_lower_ranks<mat2, no_key>(g.bytes.data(), 2, maybe<mat2>{init, 1}, mat2_mul{}, no_boundary{});
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(s.value, mat2_mul{}(mat2_mul{}(init, a), b));
   EXPECT_NE(s.value, mat2_mul{}(mat2_mul{}(init, b), a));  // the order matters for this operator
@@ -93,25 +89,24 @@ TEST(RankCarry, ByKeyRunsContinueAcrossRanksAndEmptyRanks) {
   g.set(1, 1, 0, K{});
   g.set(2, 1, 6, K{3, true, false}, 5, 6);
   g.set(3, 1, 2, K{}, 6, 6);
-  rank_status status{};
   const maybe<K> none{K{}, 0};
-  auto s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 3, 1, none, op{}, boundary, &status);
+  auto s = fold_lower_ranks<K, int>(g.bytes.data(), 3, none, op{}, boundary);
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(3, s.value.value);
   EXPECT_FALSE(s.value.closes) << "rank 3's first run continues rank 2's last run (key 6)";
   g.set(3, 1, 2, K{}, 7, 7);
-  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 3, 1, none, op{}, boundary, &status);
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 3, none, op{}, boundary);
   EXPECT_TRUE(s.value.closes) << "key 7 starts a new run on rank 3";
   // Rank 2's first run (key 5) continues rank 0's last run across the empty rank 1.
-  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 2, 1, none, op{}, boundary, &status);
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 2, none, op{}, boundary);
   EXPECT_TRUE(s.valid && s.value.value == 4 && !s.value.closes);
   // Rank 2 without rank 0's run: rank 2's first run would start fresh.
   g.set(2, 1, 6, K{3, true, false}, 8, 6);
-  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 2, 1, none, op{}, boundary, &status);
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 2, none, op{}, boundary);
   EXPECT_TRUE(s.value.closes);
   // An exclusive by-key seed (a closed run holding init) is never reopened by a boundary.
   const maybe<K> init{archscan::detail::keyed_seed(100), 1};
-  s = fold_lower_ranks<K, int>(g.bytes.data(), 4, 0, 1, init, op{}, boundary, &status);
+  s = fold_lower_ranks<K, int>(g.bytes.data(), 0, init, op{}, boundary);
   EXPECT_TRUE(s.valid && s.value.closes && s.value.value == 100);
 }
 
@@ -120,11 +115,21 @@ TEST(RankCarry, EveryRankSeesADisagreement) {
   g.set(0, 5, 1, 1);
   g.set(1, 5, 1, 1);
   g.set(2, 6, 1, 1);  // rank 2 called another scan
-  for (int rank = 0; rank < 3; ++rank) {
-    rank_status status{};
-    fold_lower_ranks<int, no_key>(g.bytes.data(), 3, rank, 5, maybe<int>{0, 0}, plus_int{}, no_boundary{}, &status);
-    EXPECT_EQ(status, rank_status::signature_mismatch) << "rank " << rank;
-  }
+  EXPECT_EQ(2, (archscan::detail::rank_disagreeing<int, no_key>(g.bytes.data(), 3, 5)));
+  EXPECT_EQ(0, (archscan::detail::rank_disagreeing<int, no_key>(g.bytes.data(), 3, 6)));
+  g.set(2, 5, 0, 0);  // an empty slice agrees too
+  EXPECT_EQ(-1, (archscan::detail::rank_disagreeing<int, no_key>(g.bytes.data(), 3, 5)));
+}
+
+// The record a rank's first pass writes: only at the last item, whole, wherever the tile's iterator
+// was advanced to.
+TEST(RankCarry, RecordOutputWritesTheWholeRecordAtTheLastItemOnly) {
+  using boundary = archscan::detail::keyed_boundary<const int*, thrust::equal_to<int>>;
+  using out_t    = archscan::detail::rank_record_output<keyed<int>, boundary>;
+  out_t out{nullptr, 99, {7, 100}, boundary{nullptr, {}}};
+  const out_t advanced = out + 64;
+  EXPECT_EQ(35, advanced.last);
+  EXPECT_EQ(100, advanced.header.n);  // the header keeps the slice's count
 }
 
 TEST(RankCarry, SlotsAndSignatures) {
@@ -142,13 +147,10 @@ TEST(RankCarry, SlotsAndSignatures) {
 TEST(RankLayout, PartsAreAlignedAndDisjoint) {
   for (std::size_t family : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, std::size_t{1000001}}) {
     for (int ranks : {1, 2, 8}) {
-      const auto l = archscan::dispatch::make_rank_layout(family, ranks, 512, 24);
+      const auto l = archscan::dispatch::make_rank_layout(family, ranks, 512);
       EXPECT_GE(l.records_offset, family);
       EXPECT_EQ(0u, l.records_offset % 256);
-      EXPECT_GE(l.seed_offset, l.records_offset + 512u * ranks);
-      EXPECT_EQ(0u, l.seed_offset % 256);
-      EXPECT_GE(l.status_offset, l.seed_offset + 24);
-      EXPECT_GE(l.bytes, l.status_offset + sizeof(rank_status));
+      EXPECT_EQ(l.bytes, l.records_offset + 512u * ranks);
     }
   }
 }

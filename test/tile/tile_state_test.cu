@@ -77,16 +77,18 @@ constexpr int starve_every   = 7;
 constexpr unsigned starve_ns = 50000;
 constexpr int watcher_blocks = 4;
 
-//! Blocks [0, tiles) publish: each claims a tile id from the counter, records the claim, starves if
-//! chosen, publishes its aggregate, then its prefix. Blocks [tiles, tiles + watcher_blocks) watch: each
-//! lane polls its share of the tiles until every one shows its prefix, counting every observation
-//! whose value does not match its status and every status that moved backwards. Publishers wait for
-//! nothing, so they finish whatever the watchers occupy.
+//! Blocks [0, watcher_blocks) watch: each lane polls its share of the tiles until every one shows its
+//! prefix, counting every observation whose value does not match its status and every status that
+//! moved backwards. The other blocks publish: each claims a tile id from the counter, records the
+//! claim, starves if chosen, publishes its aggregate, then its prefix. Watchers come first so that
+//! they start polling before the publishers finish, however the blocks are scheduled (racecheck
+//! runs the grid in another order than the hardware does); publishers wait for nothing, so they
+//! finish whatever the watchers occupy.
 template <class T, bool Packed>
 __global__ void publish_and_watch(tile_state<T, Packed> st, std::int64_t tiles, unsigned* d_claims,
                                   unsigned long long* d_bad, unsigned long long* d_observed,
                                   unsigned long long* d_invalid) {
-  if (blockIdx.x < tiles) {
+  if (blockIdx.x >= watcher_blocks) {
     if (threadIdx.x != 0) return;
     const std::int64_t t = st.next_tile();
     if (t < 0 || t >= tiles) {

@@ -9,6 +9,7 @@
 //! By-key scans arrive here as ordinary scans over (value, segment flags) items with a segmented operator.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <archscan/detail/maybe.cuh>
 
@@ -22,16 +23,20 @@ struct identity_finish {
   __host__ __device__ const Accum& operator()(const Accum& scanned) const { return scanned; }
 };
 
+//! The seed of a problem is its `seed` member (when HasSeed).
+struct host_seed {};
+
 //! Everything a family needs to run one scan.
 //! Exclusive problems always carry a seed (Thrust's exclusive forms always have an initial value).
-//! The seed is `seed` unless `DeviceSeed`: then it is `*d_seed`, read on the device by the kernels
-//! (written by an earlier kernel on the stream: a scan across ranks folds the lower ranks' totals
-//! there), and it may be absent at run time (`valid` 0) for an inclusive problem.
+//! `SeedSource` other than host_seed computes the seed on the device, from `seed`, when a tile asks
+//! for it: `seed_source(seed)` returns a `maybe<Accum>`, which may be absent for an inclusive problem.
+//! A scan across ranks folds the lower ranks' gathered totals there (detail/rank_carry.cuh).
 template <class InIt, class OutIt, class Accum, class Op, class Finish, scan_kind Kind, bool HasSeed,
-          bool DeviceSeed = false>
+          class SeedSource = host_seed>
 struct scan_problem {
   static_assert(Kind == scan_kind::inclusive || HasSeed, "an exclusive scan needs a seed");
-  static_assert(HasSeed || !DeviceSeed, "a device seed is a seed");
+  static constexpr bool host_seeded = std::is_same_v<SeedSource, host_seed>;
+  static_assert(HasSeed || host_seeded, "a seed source is a seed");
   using input_iterator  = InIt;
   using output_iterator = OutIt;
   using accum_type      = Accum;
@@ -46,11 +51,11 @@ struct scan_problem {
   Op op;
   Finish finish;
   Accum seed;
-  const maybe<Accum>* d_seed = nullptr;  //!< read only when DeviceSeed
+  SeedSource seed_source;
 
-  //! The seed folded in before item 0; `valid` is a constant unless the seed lives on the device.
+  //! The seed folded in before item 0; `valid` is a constant unless a seed source computes it.
   __device__ __forceinline__ maybe<Accum> seed_maybe() const {
-    if constexpr (DeviceSeed) return *d_seed;
+    if constexpr (!host_seeded) return seed_source(seed);
     return maybe<Accum>{seed, HasSeed ? 1 : 0};
   }
   //! `seed op x` where there is a seed, else `x`.

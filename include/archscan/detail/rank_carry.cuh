@@ -10,7 +10,7 @@
 //! alike. By-key scans first let a run of equal keys cross a boundary: the fold before a rank closes
 //! only where its last key and the next non-empty rank's first key differ.
 //!
-//! Everything here is host and device code, so host tests check the fold itself.
+//! The fold is host and device code, so host tests check it.
 
 #include <cstddef>
 #include <cstdint>
@@ -70,25 +70,15 @@ std::uint64_t rank_signature() {
   return h;
 }
 
-//! What `fold_lower_ranks` found besides the seed.
-enum class rank_status : int { ok = 0, signature_mismatch = 1 };
-
 //! Rank `rank`'s seed: `seed` (its own, possibly absent) folded with the totals of the non-empty ranks
 //! below it, in rank order; `boundary` joins by-key runs across ranks. `slots` holds `ranks` records of
-//! `rank_slot_bytes<Accum, Key>()` bytes each. Every record's signature must equal `signature` (the
-//! ranks below and above alike, so that every rank reports a disagreement): else `*status` is
-//! `signature_mismatch` and the seed is meaningless.
+//! `rank_slot_bytes<Accum, Key>()` bytes each.
 template <class Accum, class Key, class Op, class Boundary>
-__host__ __device__ maybe<Accum> fold_lower_ranks(const unsigned char* slots, int ranks, int rank,
-                                                  std::uint64_t signature, maybe<Accum> seed, Op op,
-                                                  const Boundary& boundary, rank_status* status) {
+__host__ __device__ maybe<Accum> fold_lower_ranks(const unsigned char* slots, int rank, maybe<Accum> seed, Op op,
+                                                  const Boundary& boundary) {
   using record                = rank_record<Accum, Key>;
   constexpr std::size_t bytes = rank_slot_bytes<Accum, Key>();
   const auto at = [&](int r) { return reinterpret_cast<const record*>(slots + static_cast<std::size_t>(r) * bytes); };
-  *status = rank_status::ok;
-  for (int r = 0; r < ranks; ++r) {
-    if (at(r)->header.signature != signature) *status = rank_status::signature_mismatch;
-  }
   const record* previous = nullptr;  // the last non-empty rank folded in
   for (int r = 0; r < rank; ++r) {
     const record* rec = at(r);
@@ -100,5 +90,58 @@ __host__ __device__ maybe<Accum> fold_lower_ranks(const unsigned char* slots, in
   if (previous != nullptr && at(rank)->header.n > 0) boundary(seed.value, previous->last_key, at(rank)->first_key);
   return seed;
 }
+
+//! The rank (if any) whose record's signature differs from `signature`, else -1. `slots` as above.
+template <class Accum, class Key>
+int rank_disagreeing(const unsigned char* slots, int ranks, std::uint64_t signature) {
+  for (int r = 0; r < ranks; ++r) {
+    const auto* rec = reinterpret_cast<const rank_record<Accum, Key>*>(slots + static_cast<std::size_t>(r) * rank_slot_bytes<Accum, Key>());
+    if (rec->header.signature != signature) return r;
+  }
+  return -1;
+}
+
+//! The seed source (detail/problem.cuh) of a rank's scan: its own seed (present or not) and the
+//! lower ranks' totals, folded on the device from the gathered records when a tile asks for the seed.
+template <class Accum, class Key, class Op, class Boundary>
+struct rank_seed {
+  const unsigned char* d_slots;
+  int rank;
+  int has_seed;
+  Op op;
+  Boundary boundary;
+  __device__ maybe<Accum> operator()(const Accum& seed) const {
+    return fold_lower_ranks<Accum, Key>(d_slots, rank, maybe<Accum>{seed, has_seed}, op, boundary);
+  }
+};
+
+//! The output "iterator" of a rank's first pass, the scan of its slice for its total alone: every
+//! store is dropped but that of the last item, which writes the rank's whole record (header, total
+//! and, for by-key scans, the slice's first and last keys). Offers what the families use of an
+//! output iterator: `it + k` and `it[i] = value`.
+template <class Accum, class Boundary>
+struct rank_record_output {
+  using record = rank_record<Accum, typename Boundary::key_type>;
+  record* d_record;
+  std::int64_t last;  //!< the index of the last item, relative to this position
+  rank_header header;
+  Boundary boundary;
+
+  struct slot {
+    const rank_record_output* it;
+    bool last;
+    __device__ __forceinline__ void operator=(const Accum& total) const {
+      if (!last) return;
+      it->d_record->header    = it->header;
+      it->d_record->total     = total;
+      it->d_record->first_key = it->boundary.first_key();
+      it->d_record->last_key  = it->boundary.last_key(it->header.n);
+    }
+  };
+  __host__ __device__ rank_record_output operator+(std::int64_t k) const {
+    return {d_record, last - k, header, boundary};
+  }
+  __device__ __forceinline__ slot operator[](std::int64_t i) const { return {this, i == last}; }
+};
 
 }  // namespace archscan::detail

@@ -1,24 +1,26 @@
 #pragma once
 //! \file A scan across the ranks of an NCCL communicator (policy.cuh, `comm_policy`), all on the stream:
 //!
-//!   1. this rank's record: header and boundary keys (kernel::rank_record_header), and its total, from
-//!      the family's own scan of the slice with every store but the last dropped (reads n items);
+//!   1. the family's scan of the slice for its total alone: every store dropped but the last, which
+//!      writes this rank's record (detail::rank_record_output; reads n items);
 //!   2. `ncclAllGather` of the records, one 256-byte-rounded slot per rank;
-//!   3. this rank's seed, folded from the lower ranks' records on the device (kernel::rank_carry);
-//!   4. the family's scan of the slice with that seed, read from device memory (reads n, writes n).
+//!   3. the family's scan of the slice with a seed that its first tile folds from the lower ranks'
+//!      records (detail::rank_seed; reads n, writes n).
 //!
-//! Traffic: 3n items per rank plus one gather of a few hundred bytes per rank; the host never waits in
-//! between, so `_nosync` policies never synchronize and can be captured in a CUDA graph. Results are
-//! a function of the slices (their sizes and contents), the operator, the types and the tuning: the
-//! lower ranks fold in rank order, so a rank's bits repeat from run to run wherever the family's own
-//! scan repeats (every family for exact operators, `native` for every operator). They need not equal
-//! a one-GPU scan of the concatenation bit for bit where the operator rounds: that associates
-//! differently.
+//! Traffic: 3n items per rank plus one gather of a few hundred bytes per rank; two kernels and one
+//! collective (an empty slice: one kernel that writes its record, and the collective); the host never
+//! waits in between, so `_nosync` policies never synchronize and can be captured in a CUDA graph.
+//! Results are a function of the slices (their sizes and contents), the operator, the types and the
+//! tuning: the lower ranks fold in rank order, so a rank's bits repeat from run to run wherever the
+//! family's own scan repeats (every family for exact operators, `native` for every operator). They
+//! need not equal a one-GPU scan of the concatenation bit for bit where the operator rounds: that
+//! associates differently.
 //!
 //! Needs NCCL (nccl.h, libnccl): include <archscan/nccl.cuh>.
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nccl.h>
 
@@ -28,7 +30,6 @@
 #include <archscan/detail/device.cuh>
 #include <archscan/detail/error.cuh>
 #include <archscan/detail/keyed.cuh>
-#include <archscan/detail/last_item.cuh>
 #include <archscan/detail/maybe.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
@@ -63,22 +64,17 @@ inline void throw_on_nccl(ncclResult_t status, ncclComm_t comm, const char* what
 }
 
 //! Where one call's temporary storage goes: the family's storage (shared by both passes, which run one
-//! after the other on the stream), the gathered records, the seed and the status.
+//! after the other on the stream), then the gathered records.
 struct rank_layout {
   std::size_t records_offset;
-  std::size_t seed_offset;
-  std::size_t status_offset;
   std::size_t bytes;
 };
 
-//! The layout for `family_bytes` of family storage, `ranks` slots of `slot_bytes`, and a seed of
-//! `seed_bytes`; each part 256-byte aligned, as the families expect their storage.
-constexpr rank_layout make_rank_layout(std::size_t family_bytes, int ranks, std::size_t slot_bytes,
-                                       std::size_t seed_bytes) {
+//! The layout for `family_bytes` of family storage and `ranks` slots of `slot_bytes` (256-byte
+//! multiples); each part 256-byte aligned, as the families expect their storage.
+constexpr rank_layout make_rank_layout(std::size_t family_bytes, int ranks, std::size_t slot_bytes) {
   const std::size_t records = detail::align_up(family_bytes, detail::storage_alignment);
-  const std::size_t seed    = records + static_cast<std::size_t>(ranks) * slot_bytes;
-  const std::size_t status  = seed + detail::align_up(seed_bytes, detail::storage_alignment);
-  return rank_layout{records, seed, status, status + detail::storage_alignment};
+  return rank_layout{records, records + static_cast<std::size_t>(ranks) * slot_bytes};
 }
 
 //! This rank's count, its rank and the communicator's device, checked against the current device.
@@ -107,10 +103,10 @@ inline rank_facts comm_facts(ncclComm_t comm) {
 }
 
 //! Runs `problem` (n items: this rank's slice; may be 0) as this rank's part of a scan across the
-//! ranks of `policy.comm`. Temporary storage: the family's for n items, plus one slot of
-//! detail::rank_slot_bytes per rank, plus 512 bytes, from archscan's stream-ordered pool. Blocking
-//! policies synchronize the stream, and throw `thrust::system_error` when the ranks disagreed on the
-//! call (form, accumulator, operator or key types): each rank's record carries a signature of them.
+//! ranks of `policy.comm`. Temporary storage: the family's for n items plus one slot of
+//! detail::rank_slot_bytes per rank, from archscan's stream-ordered pool. Blocking policies
+//! synchronize the stream, and throw `thrust::system_error` when the ranks disagreed on the call
+//! (form, accumulator, operator or key types): each rank's record carries a signature of them.
 //! `_nosync` policies cannot report that disagreement; their results are then undefined.
 template <class Tuning, bool Blocking, class Problem>
 void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Problem& problem) {
@@ -118,16 +114,16 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   using family   = family_dispatch<typename Tuning::family>;
   using hooks    = hooks_of<Tuning>;
   using in_t     = typename Problem::input_iterator;
-  using boundary = detail::boundary_of<in_t>;
-  using key_t    = typename boundary::type::key_type;
   using op_t     = typename Problem::op_type;
-  using total_problem  = detail::scan_problem<in_t, detail::last_item_output<T>, T, op_t, detail::identity_finish,
-                                              detail::scan_kind::inclusive, false>;
+  using boundary = typename detail::boundary_of<in_t>::type;
+  using key_t    = typename boundary::key_type;
+  using total_problem  = detail::scan_problem<in_t, detail::rank_record_output<T, boundary>, T, op_t,
+                                              detail::identity_finish, detail::scan_kind::inclusive, false>;
   using seeded_problem = detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t,
                                               typename Problem::finish_type,
                                               Problem::exclusive ? detail::scan_kind::exclusive
                                                                  : detail::scan_kind::inclusive,
-                                              true, true>;
+                                              true, detail::rank_seed<T, key_t, op_t, boundary>>;
   constexpr std::size_t slot_bytes = detail::rank_slot_bytes<T, key_t>();
 
   ncclComm_t comm           = policy.comm;
@@ -137,55 +133,52 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   const std::uint64_t signature =
       detail::rank_signature<std::integral_constant<bool, Problem::exclusive>,
                              std::integral_constant<bool, Problem::has_seed>, T, op_t, key_t,
-                             typename boundary::type::pred_type>();
+                             typename boundary::pred_type>();
+  const boundary bound = detail::boundary_of<in_t>::get(problem.in);
 
-  // Plans first (the family's storage serves both passes), then one allocation for the whole call.
+  // Both plans first (the family's storage serves both passes), then one allocation for the call.
   const auto facts = detail::current_device_facts();
-  total_problem total{problem.in, {nullptr, n - 1}, n, problem.op, {}, problem.seed};
-  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed, nullptr};
-  std::size_t family_bytes = 0;
+  total_problem total{problem.in, {nullptr, n - 1, {signature, n}, bound}, n, problem.op, {}, problem.seed};
+  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed,
+                        {nullptr, f.rank, Problem::has_seed ? 1 : 0, problem.op, bound}};
   decltype(family::template plan<Tuning, hooks>(total, facts)) total_plan{};
   decltype(family::template plan<Tuning, hooks>(seeded, facts)) seeded_plan{};
+  std::size_t family_bytes = 0;
   if (n > 0) {
     total_plan   = family::template plan<Tuning, hooks>(total, facts);
     seeded_plan  = family::template plan<Tuning, hooks>(seeded, facts);
     family_bytes = total_plan.temp_bytes > seeded_plan.temp_bytes ? total_plan.temp_bytes : seeded_plan.temp_bytes;
   }
-  const rank_layout layout = make_rank_layout(family_bytes, f.ranks, slot_bytes, sizeof(detail::maybe<T>));
+  const rank_layout layout = make_rank_layout(family_bytes, f.ranks, slot_bytes);
   temporary_storage<comm_policy<Tuning, Blocking>> storage(policy, layout.bytes);
-  auto* d_temp    = static_cast<unsigned char*>(storage.data());
-  auto* d_slots   = d_temp + layout.records_offset;
-  auto* d_record  = reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
-  auto* d_seed    = reinterpret_cast<detail::maybe<T>*>(d_temp + layout.seed_offset);
-  auto* d_status  = reinterpret_cast<detail::rank_status*>(d_temp + layout.status_offset);
-  const auto bound = boundary::get(problem.in);
+  auto* d_temp   = static_cast<unsigned char*>(storage.data());
+  auto* d_slots  = d_temp + layout.records_offset;
+  auto* d_record = reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
 
-  kernel::rank_record_header<T><<<1, 1, 0, stream>>>(d_record, signature, n, bound);
-  detail::throw_on_launch_error("archscan: rank_record_header");
   if (n > 0) {
-    total.out = detail::last_item_output<T>{&d_record->total, n - 1};
+    total.out.d_record = d_record;
     family::template launch<Tuning, hooks>(total, total_plan, d_temp, stream);
+  } else {
+    kernel::rank_empty_record<<<1, 1, 0, stream>>>(d_record, signature);
+    detail::throw_on_launch_error("archscan: rank_empty_record");
   }
   throw_on_nccl(ncclAllGather(d_record, d_slots, slot_bytes, ncclUint8, comm, stream), comm,
-                "archscan: ncclAllGather of the ranks' totals");
-  const detail::maybe<T> own_seed{problem.seed, Problem::has_seed ? 1 : 0};
-  kernel::rank_carry<T><<<1, 1, 0, stream>>>(d_slots, f.ranks, f.rank, signature, own_seed, problem.op, bound, d_seed,
-                                             d_status);
-  detail::throw_on_launch_error("archscan: rank_carry");
+                "archscan: ncclAllGather of the ranks' records");
   if (n > 0) {
-    seeded.d_seed = d_seed;
+    seeded.seed_source.d_slots = d_slots;
     family::template launch<Tuning, hooks>(seeded, seeded_plan, d_temp, stream);
   }
   if constexpr (Blocking) {
-    detail::rank_status status = detail::rank_status::ok;
-    detail::throw_on_error(cudaMemcpyAsync(&status, d_status, sizeof(status), cudaMemcpyDeviceToHost, stream),
-                           "archscan: reading the scan's status");
+    std::vector<unsigned char> slots(static_cast<std::size_t>(f.ranks) * slot_bytes);
+    detail::throw_on_error(cudaMemcpyAsync(slots.data(), d_slots, slots.size(), cudaMemcpyDeviceToHost, stream),
+                           "archscan: reading the ranks' records");
     storage.release();
     detail::throw_on_error(cudaStreamSynchronize(stream), "archscan: scan failed to synchronize");
-    if (status == detail::rank_status::signature_mismatch) {
+    const int other = detail::rank_disagreeing<T, key_t>(slots.data(), f.ranks, signature);
+    if (other >= 0) {
       throw thrust::system_error(static_cast<int>(ncclInvalidUsage), nccl_category(),
-                                 "archscan: the ranks called different scans (form, accumulator, operator or "
-                                 "key types differ between ranks)");
+                                 "archscan: rank " + std::to_string(f.rank) + " and rank " + std::to_string(other) +
+                                     " called different scans (form, accumulator, operator or key types differ)");
     }
   }
 }
