@@ -4,7 +4,7 @@
 if(NOT TARGET archscan::nccl_library)
   find_path(ARCHSCAN_NCCL_INCLUDE_DIR nccl.h
     HINTS ${NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES include)
-  find_library(ARCHSCAN_NCCL_LIBRARY nccl
+  find_library(ARCHSCAN_NCCL_LIBRARY NAMES nccl libnccl.so.2
     HINTS ${NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
   if(ARCHSCAN_NCCL_INCLUDE_DIR AND ARCHSCAN_NCCL_LIBRARY)
     add_library(archscan::nccl_library UNKNOWN IMPORTED)

@@ -23,7 +23,7 @@ if ! { cmake --preset gpu -B "$build" -DNCCL_ROOT="$NCCL_ROOT" && \
   echo "BUILD FAILED"; tail -n 40 "$out/build.log"; exit 1
 fi
 t1=$(date +%s)
-ctest --test-dir "$build" -R "rank_dispatch|across" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
+ctest --test-dir "$build" -R "Rank|Across|across|CommPolicy" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
 # README's two-process example, with README's commands.
 id=$(mktemp -u); "$build"/scan_across_processes 0 2 "$id" > "$out/example.txt" 2>&1 & "$build"/scan_across_processes 1 2 "$id" >> "$out/example.txt" 2>&1; r1=$?; wait $!; r0=$?
 echo "example rc: rank 0 $r0, rank 1 $r1" >> "$out/example.txt"
