@@ -121,17 +121,6 @@ TEST(RankCarry, EveryRankSeesADisagreement) {
   EXPECT_EQ(-1, (archscan::detail::rank_disagreeing<int, no_key>(g.bytes.data(), 3, 5)));
 }
 
-// The record a rank's first pass writes: only at the last item, whole, wherever the tile's iterator
-// was advanced to.
-TEST(RankCarry, RecordOutputWritesTheWholeRecordAtTheLastItemOnly) {
-  using boundary = archscan::detail::keyed_boundary<const int*, thrust::equal_to<int>>;
-  using out_t    = archscan::detail::rank_record_output<keyed<int>, boundary>;
-  out_t out{nullptr, 99, {7, 100}, boundary{nullptr, {}}};
-  const out_t advanced = out + 64;
-  EXPECT_EQ(35, advanced.last);
-  EXPECT_EQ(100, advanced.header.n);  // the header keeps the slice's count
-}
-
 TEST(RankCarry, SlotsAndSignatures) {
   static_assert(rank_slot_bytes<int, no_key>() == 256);
   static_assert(rank_slot_bytes<mat2, int>() == 256);
@@ -147,11 +136,29 @@ TEST(RankCarry, SlotsAndSignatures) {
 TEST(RankLayout, PartsAreAlignedAndDisjoint) {
   for (std::size_t family : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, std::size_t{1000001}}) {
     for (int ranks : {1, 2, 8}) {
-      const auto l = archscan::dispatch::make_rank_layout(family, ranks, 512);
-      EXPECT_GE(l.records_offset, family);
+      const auto l = archscan::dispatch::make_rank_layout(family, 8 * 4097, ranks, 512, 24);
+      EXPECT_GE(l.chunks_offset, family);
+      EXPECT_EQ(0u, l.chunks_offset % 256);
+      EXPECT_GE(l.records_offset, l.chunks_offset + 8 * 4097);
       EXPECT_EQ(0u, l.records_offset % 256);
-      EXPECT_EQ(l.bytes, l.records_offset + 512u * ranks);
+      EXPECT_EQ(l.seed_offset, l.records_offset + 512u * ranks);
+      EXPECT_EQ(0u, l.seed_offset % 256);
+      EXPECT_GE(l.bytes, l.seed_offset + 24);
     }
+  }
+}
+
+// Chunks of the first pass: a function of n alone, at most ~8192 of them, every full tile in one.
+TEST(RankLayout, ChunksDependOnTheTileCountAlone) {
+  using archscan::dispatch::rank_tiles_per_chunk;
+  for (std::int64_t tiles : {std::int64_t{1}, std::int64_t{12}, std::int64_t{4096}, std::int64_t{8191},
+                             std::int64_t{209716}, std::int64_t{419431}, std::int64_t{1} << 33}) {
+    const std::int64_t per = rank_tiles_per_chunk(tiles);
+    const std::int64_t chunks = (tiles + per - 1) / per;
+    EXPECT_GE(per, 1);
+    EXPECT_LE(chunks, 8192) << tiles << " tiles";
+    EXPECT_GE(chunks * per, tiles);
+    EXPECT_LT((chunks - 1) * per, tiles);
   }
 }
 

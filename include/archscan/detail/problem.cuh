@@ -26,11 +26,19 @@ struct identity_finish {
 //! The seed of a problem is its `seed` member (when HasSeed).
 struct host_seed {};
 
+//! The seed is `*d`, written by an earlier kernel on the stream (a scan across ranks folds the lower
+//! ranks' totals there): one load, whose latency hides behind the tile's own work.
+template <class Accum>
+struct device_seed {
+  const maybe<Accum>* d;
+  __device__ __forceinline__ maybe<Accum> operator()(const Accum&) const { return *d; }
+};
+
 //! Everything a family needs to run one scan.
 //! Exclusive problems always carry a seed (Thrust's exclusive forms always have an initial value).
-//! `SeedSource` other than host_seed computes the seed on the device, from `seed`, when a tile asks
-//! for it: `seed_source(seed)` returns a `maybe<Accum>`, which may be absent for an inclusive problem.
-//! A scan across ranks folds the lower ranks' gathered totals there (detail/rank_carry.cuh).
+//! `SeedSource` other than host_seed gives the seed on the device, from `seed`, when a tile asks for
+//! it: `seed_source(seed)` returns a `maybe<Accum>`, which may be absent for an inclusive problem
+//! (device_seed: a scan across ranks, dispatch/rank_dispatch.cuh).
 template <class InIt, class OutIt, class Accum, class Op, class Finish, scan_kind Kind, bool HasSeed,
           class SeedSource = host_seed>
 struct scan_problem {

@@ -101,47 +101,4 @@ int rank_disagreeing(const unsigned char* slots, int ranks, std::uint64_t signat
   return -1;
 }
 
-//! The seed source (detail/problem.cuh) of a rank's scan: its own seed (present or not) and the
-//! lower ranks' totals, folded on the device from the gathered records when a tile asks for the seed.
-template <class Accum, class Key, class Op, class Boundary>
-struct rank_seed {
-  const unsigned char* d_slots;
-  int rank;
-  int has_seed;
-  Op op;
-  Boundary boundary;
-  __device__ maybe<Accum> operator()(const Accum& seed) const {
-    return fold_lower_ranks<Accum, Key>(d_slots, rank, maybe<Accum>{seed, has_seed}, op, boundary);
-  }
-};
-
-//! The output "iterator" of a rank's first pass, the scan of its slice for its total alone: every
-//! store is dropped but that of the last item, which writes the rank's whole record (header, total
-//! and, for by-key scans, the slice's first and last keys). Offers what the families use of an
-//! output iterator: `it + k` and `it[i] = value`.
-template <class Accum, class Boundary>
-struct rank_record_output {
-  using record = rank_record<Accum, typename Boundary::key_type>;
-  record* d_record;
-  std::int64_t last;  //!< the index of the last item, relative to this position
-  rank_header header;
-  Boundary boundary;
-
-  struct slot {
-    const rank_record_output* it;
-    bool last;
-    __device__ __forceinline__ void operator=(const Accum& total) const {
-      if (!last) return;
-      it->d_record->header    = it->header;
-      it->d_record->total     = total;
-      it->d_record->first_key = it->boundary.first_key();
-      it->d_record->last_key  = it->boundary.last_key(it->header.n);
-    }
-  };
-  __host__ __device__ rank_record_output operator+(std::int64_t k) const {
-    return {d_record, last - k, header, boundary};
-  }
-  __device__ __forceinline__ slot operator[](std::int64_t i) const { return {this, i == last}; }
-};
-
 }  // namespace archscan::detail

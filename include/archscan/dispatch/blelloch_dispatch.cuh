@@ -162,7 +162,7 @@ struct family_dispatch<blelloch_family> {
     detail::throw_on_launch_error("archscan::blelloch: scan_blocks");
 
     // Scan the block sums "in the same manner", in place, inclusively and without a seed.
-    run_level<Tuning, Row>(sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}}, pl,
+    run_level<Tuning, Row>(sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}, {}}, pl,
                            level + 1, temp, stream);
 
     kernel::blelloch_uniform_add<Tuning, Row, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);

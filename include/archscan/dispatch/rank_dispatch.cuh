@@ -1,13 +1,14 @@
 #pragma once
 //! \file A scan across the ranks of an NCCL communicator (policy.cuh, `comm_policy`), all on the stream:
 //!
-//!   1. the family's scan of the slice for its total alone: every store dropped but the last, which
-//!      writes this rank's record (detail::rank_record_output; reads n items);
+//!   1. this rank's total, with no look-back: chunks of full tiles folded by independent blocks, then
+//!      one block folds the chunks and the last partial tile and writes this rank's record
+//!      (kernel/rank_kernels.cuh; reads n items);
 //!   2. `ncclAllGather` of the records, one 256-byte-rounded slot per rank;
-//!   3. the family's scan of the slice with a seed that its first tile folds from the lower ranks'
-//!      records (detail::rank_seed; reads n, writes n).
+//!   3. one thread folds this rank's seed from the lower ranks' records (kernel::rank_carry);
+//!   4. the family's scan of the slice with that seed, read from device memory (reads n, writes n).
 //!
-//! Traffic: 3n items per rank plus one gather of a few hundred bytes per rank; two kernels and one
+//! Traffic: 3n items per rank plus one gather of a few hundred bytes per rank; four kernels and one
 //! collective (an empty slice: one kernel that writes its record, and the collective); the host never
 //! waits in between, so `_nosync` policies never synchronize and can be captured in a CUDA graph.
 //! Results are a function of the slices (their sizes and contents), the operator, the types and the
@@ -38,6 +39,7 @@
 #include <archscan/dispatch/temporary_storage.cuh>
 #include <archscan/kernel/rank_kernels.cuh>
 #include <archscan/policy.cuh>
+#include <archscan/tuning.cuh>
 
 namespace archscan::dispatch {
 
@@ -63,18 +65,28 @@ inline void throw_on_nccl(ncclResult_t status, ncclComm_t comm, const char* what
   throw thrust::system_error(static_cast<int>(status), nccl_category(), message);
 }
 
-//! Where one call's temporary storage goes: the family's storage (shared by both passes, which run one
-//! after the other on the stream), then the gathered records.
+//! Where one call's temporary storage goes: the family's storage for the scan, the chunks' totals of
+//! the first pass, the gathered records, then the seed; each part 256-byte aligned.
 struct rank_layout {
+  std::size_t chunks_offset;
   std::size_t records_offset;
+  std::size_t seed_offset;
   std::size_t bytes;
 };
 
-//! The layout for `family_bytes` of family storage and `ranks` slots of `slot_bytes` (256-byte
-//! multiples); each part 256-byte aligned, as the families expect their storage.
-constexpr rank_layout make_rank_layout(std::size_t family_bytes, int ranks, std::size_t slot_bytes) {
-  const std::size_t records = detail::align_up(family_bytes, detail::storage_alignment);
-  return rank_layout{records, records + static_cast<std::size_t>(ranks) * slot_bytes};
+constexpr rank_layout make_rank_layout(std::size_t family_bytes, std::size_t chunk_bytes, int ranks,
+                                       std::size_t slot_bytes, std::size_t seed_bytes) {
+  const std::size_t chunks  = detail::align_up(family_bytes, detail::storage_alignment);
+  const std::size_t records = chunks + detail::align_up(chunk_bytes, detail::storage_alignment);
+  const std::size_t seed    = records + static_cast<std::size_t>(ranks) * slot_bytes;
+  return rank_layout{chunks, records, seed, seed + detail::align_up(seed_bytes, detail::storage_alignment)};
+}
+
+//! Full tiles per chunk of the first pass: a function of the tile count alone (so that totals, and
+//! every seed, depend on n and not on the GPU), at most ~4096 chunks, so that one block folds their
+//! totals quickly, and enough chunks to fill any GPU several times over.
+constexpr std::int64_t rank_tiles_per_chunk(std::int64_t full_tiles) {
+  return full_tiles / 4096 > 1 ? full_tiles / 4096 : 1;
 }
 
 //! This rank's count, its rank and the communicator's device, checked against the current device.
@@ -103,8 +115,9 @@ inline rank_facts comm_facts(ncclComm_t comm) {
 }
 
 //! Runs `problem` (n items: this rank's slice; may be 0) as this rank's part of a scan across the
-//! ranks of `policy.comm`. Temporary storage: the family's for n items plus one slot of
-//! detail::rank_slot_bytes per rank, from archscan's stream-ordered pool. Blocking policies
+//! ranks of `policy.comm`. Temporary storage: the family's for n items, one accumulator per chunk of
+//! the first pass (at most ~8192), one slot of detail::rank_slot_bytes per rank and the seed, from
+//! archscan's stream-ordered pool. Blocking policies
 //! synchronize the stream, and throw `thrust::system_error` when the ranks disagreed on the call
 //! (form, accumulator, operator or key types): each rank's record carries a signature of them.
 //! `_nosync` policies cannot report that disagreement; their results are then undefined.
@@ -117,13 +130,14 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   using op_t     = typename Problem::op_type;
   using boundary = typename detail::boundary_of<in_t>::type;
   using key_t    = typename boundary::key_type;
-  using total_problem  = detail::scan_problem<in_t, detail::rank_record_output<T, boundary>, T, op_t,
-                                              detail::identity_finish, detail::scan_kind::inclusive, false>;
+  using total_problem = detail::scan_problem<in_t, T*, T, op_t, detail::identity_finish, detail::scan_kind::inclusive, false>;
+  using reduce_row    = row_for<native_tuning, sizeof(T)>;  // the first pass: native's tiles, any family
+  using reduce_tile   = tile::transposed_tile<total_problem, native_tuning, reduce_row, reduce_row::items_per_thread>;
   using seeded_problem = detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t,
                                               typename Problem::finish_type,
                                               Problem::exclusive ? detail::scan_kind::exclusive
                                                                  : detail::scan_kind::inclusive,
-                                              true, detail::rank_seed<T, key_t, op_t, boundary>>;
+                                              true, detail::device_seed<T>>;
   constexpr std::size_t slot_bytes = detail::rank_slot_bytes<T, key_t>();
 
   ncclComm_t comm           = policy.comm;
@@ -136,36 +150,44 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
                              typename boundary::pred_type>();
   const boundary bound = detail::boundary_of<in_t>::get(problem.in);
 
-  // Both plans first (the family's storage serves both passes), then one allocation for the call.
-  const auto facts = detail::current_device_facts();
-  total_problem total{problem.in, {nullptr, n - 1, {signature, n}, bound}, n, problem.op, {}, problem.seed};
-  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed,
-                        {nullptr, f.rank, Problem::has_seed ? 1 : 0, problem.op, bound}};
-  decltype(family::template plan<Tuning, hooks>(total, facts)) total_plan{};
+  // The plan: the first pass's chunks, the family's for the scan; then one allocation for the call.
+  const auto facts              = detail::current_device_facts();
+  const std::int64_t full_tiles = n / reduce_tile::tile_items;
+  const std::int64_t per_chunk  = rank_tiles_per_chunk(full_tiles);
+  const std::int64_t chunks     = detail::ceil_div(full_tiles, per_chunk);
+  const total_problem total{problem.in, nullptr, n, problem.op, {}, problem.seed, {}};
+  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed, {nullptr}};
   decltype(family::template plan<Tuning, hooks>(seeded, facts)) seeded_plan{};
-  std::size_t family_bytes = 0;
-  if (n > 0) {
-    total_plan   = family::template plan<Tuning, hooks>(total, facts);
-    seeded_plan  = family::template plan<Tuning, hooks>(seeded, facts);
-    family_bytes = total_plan.temp_bytes > seeded_plan.temp_bytes ? total_plan.temp_bytes : seeded_plan.temp_bytes;
-  }
-  const rank_layout layout = make_rank_layout(family_bytes, f.ranks, slot_bytes);
+  if (n > 0) seeded_plan = family::template plan<Tuning, hooks>(seeded, facts);
+  const auto chunk_kernel = kernel::rank_chunk_totals<native_tuning, reduce_row, total_problem>;
+  if (chunks > 0) opt_in_dynamic_smem(chunk_kernel, reduce_tile::smem_bytes, facts, "archscan: a scan across ranks");
+  const rank_layout layout = make_rank_layout(n > 0 ? seeded_plan.temp_bytes : 0,
+                                              static_cast<std::size_t>(chunks) * sizeof(T), f.ranks, slot_bytes,
+                                              sizeof(detail::maybe<T>));
   temporary_storage<comm_policy<Tuning, Blocking>> storage(policy, layout.bytes);
   auto* d_temp   = static_cast<unsigned char*>(storage.data());
+  auto* d_chunks = reinterpret_cast<T*>(d_temp + layout.chunks_offset);
   auto* d_slots  = d_temp + layout.records_offset;
   auto* d_record = reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
+  auto* d_seed   = reinterpret_cast<detail::maybe<T>*>(d_temp + layout.seed_offset);
 
-  if (n > 0) {
-    total.out.d_record = d_record;
-    family::template launch<Tuning, hooks>(total, total_plan, d_temp, stream);
-  } else {
-    kernel::rank_empty_record<<<1, 1, 0, stream>>>(d_record, signature);
-    detail::throw_on_launch_error("archscan: rank_empty_record");
+  if (chunks > 0) {
+    check_grid(chunks, "archscan: a scan across ranks: too many chunks");
+    chunk_kernel<<<static_cast<unsigned>(chunks), reduce_row::block_threads, reduce_tile::smem_bytes, stream>>>(
+        total, per_chunk, full_tiles, d_chunks);
+    detail::throw_on_launch_error("archscan: rank_chunk_totals");
   }
+  kernel::rank_record<<<1, kernel::rank_record_threads, 0, stream>>>(total, d_chunks, chunks,
+                                                                     full_tiles * reduce_tile::tile_items, d_record,
+                                                                     signature, bound);
+  detail::throw_on_launch_error("archscan: rank_record");
   throw_on_nccl(ncclAllGather(d_record, d_slots, slot_bytes, ncclUint8, comm, stream), comm,
                 "archscan: ncclAllGather of the ranks' records");
   if (n > 0) {
-    seeded.seed_source.d_slots = d_slots;
+    const detail::maybe<T> own_seed{problem.seed, Problem::has_seed ? 1 : 0};
+    kernel::rank_carry<T, key_t><<<1, 1, 0, stream>>>(d_slots, f.rank, own_seed, problem.op, bound, d_seed);
+    detail::throw_on_launch_error("archscan: rank_carry");
+    seeded.seed_source.d = d_seed;
     family::template launch<Tuning, hooks>(seeded, seeded_plan, d_temp, stream);
   }
   if constexpr (Blocking) {

@@ -44,9 +44,9 @@ OutIt run_scan(stream_policy_base<Derived, Tuning, Blocking>& exec, InIt first, 
   using problem = scan_problem<decltype(in), decltype(out), Accum, callable<Op>, Finish, Kind, HasSeed>;
   if constexpr (across_ranks<Derived>) {
     // Found by argument-dependent lookup: dispatch/rank_dispatch.cuh, from <archscan/nccl.cuh>.
-    scan_across(dispatch::across_tag{}, static_cast<Derived&>(exec), problem{in, out, n, callable<Op>{op}, finish, seed});
+    scan_across(dispatch::across_tag{}, static_cast<Derived&>(exec), problem{in, out, n, callable<Op>{op}, finish, seed, {}});
   } else {
-    dispatch::scan<Tuning>(exec, problem{in, out, n, callable<Op>{op}, finish, seed});
+    dispatch::scan<Tuning>(exec, problem{in, out, n, callable<Op>{op}, finish, seed, {}});
   }
   return result + n;
 }

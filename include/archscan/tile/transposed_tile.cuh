@@ -152,6 +152,33 @@ struct transposed_tile {
     }
   }
 
+  //! The fold, in order, of the `count` (>= 1) full tiles from `first_tile` on, returned to every
+  //! thread: a rank's first pass, for its total alone (dispatch/rank_dispatch.cuh). Loads and folds
+  //! as run_tile does, then no prefix and no stores; no tile states. The association depends on the
+  //! tile shape and `first_tile`, `count` alone.
+  __device__ static T reduce_tiles(const Problem& p, std::int64_t first_tile, std::int64_t count, unsigned char* raw) {
+    const smem_view s(raw);
+    const int lane  = static_cast<int>(threadIdx.x) % 32;
+    const int start = transposes ? static_cast<int>(threadIdx.x) / 32 * transpose::warp_items + lane
+                                 : static_cast<int>(threadIdx.x) * items;
+    auto aggregate_of = [&](std::int64_t tile) {
+      const std::int64_t first = tile * tile_items + start;
+      Problem q = p;
+      if constexpr (Tuning::narrow_index_arithmetic) q.in = p.in + first;
+      T x[items];
+#pragma unroll
+      for (int k = 0; k < items; ++k) x[k] = load(q, p, first, k * stride);
+      if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_slots);
+      T unused;
+      const T aggregate = scan::exclusive_scan(reduce(x, p.op), unused, p.op, *s.scan_storage);
+      __syncthreads();  // the next tile's block scan reuses its storage
+      return aggregate;
+    };
+    T total = aggregate_of(first_tile);
+    for (std::int64_t t = 1; t < count; ++t) total = static_cast<T>(p.op(total, aggregate_of(first_tile + t)));
+    return total;
+  }
+
  private:
   //! One tile. `find_prefix(aggregate)`, called by every thread once the tile's aggregate is known,
   //! leaves the exclusive prefix of a tile > 0 in `*s.tile_prefix`, visible to the block when it returns.

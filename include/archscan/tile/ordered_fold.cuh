@@ -1,0 +1,33 @@
+#pragma once
+//! \file The fold, in order, of a short sequence by one block: each thread folds a contiguous run of
+//! it, then the runs meet in a block-wide scan of `maybe`s (threads past the end hold none). A
+//! rank's total (dispatch/rank_dispatch.cuh) folds its chunks' totals and its last partial tile so.
+
+#include <cstdint>
+
+#include <archscan/block/warp_totals_scan.cuh>
+#include <archscan/detail/maybe.cuh>
+
+namespace archscan::tile {
+
+template <class T, int Threads>
+struct ordered_fold {
+  using scan    = block::warp_totals_scan<detail::maybe<T>, Threads>;
+  using storage = typename scan::storage;
+
+  //! `get(i)` for i in [0, count), count >= 1, folded left to right by `op`, returned to every thread
+  //! (always present). The association depends on count and Threads alone. `s` may be reused after a
+  //! `__syncthreads` that every thread reaches after this call.
+  template <class Get, class Op>
+  __device__ static detail::maybe<T> fold(std::int64_t count, Get get, Op op, storage& s) {
+    const std::int64_t per = (count + Threads - 1) / Threads;
+    const std::int64_t lo  = static_cast<std::int64_t>(threadIdx.x) * per;
+    const std::int64_t hi  = lo + per < count ? lo + per : count;
+    detail::maybe<T> run{lo < hi ? get(lo) : get(0), lo < hi ? 1 : 0};
+    for (std::int64_t i = lo + 1; i < hi; ++i) run.value = static_cast<T>(op(run.value, get(i)));
+    detail::maybe<T> unused = run;
+    return scan::exclusive_scan(run, unused, detail::maybe_op<Op>{op}, s);
+  }
+};
+
+}  // namespace archscan::tile
