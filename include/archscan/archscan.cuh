@@ -16,5 +16,6 @@
 #include <archscan/policy.cuh>
 #include <archscan/thrust/scan.cuh>
 #include <archscan/thrust/scan_by_key.cuh>
+#include <archscan/thrust/shuffle.cuh>
 #include <archscan/thrust/transform_scan.cuh>
 #include <archscan/tuning.cuh>

@@ -67,9 +67,19 @@ struct bind_tuning {
 };
 
 //! A policy bound to an NCCL communicator, one rank per GPU: `policy.on(stream).across(comm)`.
-//! Every rank calls the same scan-family algorithm on its own slice, in rank order of the global
-//! sequence, and gets the global result (dispatch/rank_dispatch.cuh; include <archscan/nccl.cuh>).
-//! Other Thrust algorithms run on the local slice alone, as with `policy.on(stream)`.
+//! Every rank calls the same scan-family algorithm, with the same init and operator, on its own
+//! slice, in rank order of the global sequence, and gets the global result
+//! (dispatch/rank_dispatch.cuh; include <archscan/nccl.cuh>).
+//!  - Temporary storage: the family's for the slice, one accumulator per chunk of the first pass
+//!    (fewer than 8192), one record slot (256 bytes, more for accumulators over ~240 bytes) per rank
+//!    and the seed, from archscan's stream-ordered pool.
+//!  - Synchronization: every step is on the stream. Blocking policies synchronize it before they
+//!    return; `_nosync` ones never do (graph capture works once NCCL has connected the communicator,
+//!    at its first collective). The communicator must outlive the work enqueued on it.
+//!  - Determinism: as the family's own scan (native: bitwise for every operator); the ranks' totals
+//!    fold in an order fixed by the slices' sizes.
+//! Other Thrust algorithms run on the local slice alone, as with `policy.on(stream)`
+//! (thrust/shuffle.cuh keeps Thrust's shuffle, which scans internally, local too).
 template <class Tuning, bool Blocking>
 struct comm_policy : stream_policy_base<comm_policy<Tuning, Blocking>, Tuning, Blocking> {
   comm_policy(cudaStream_t s, ncclComm* c)

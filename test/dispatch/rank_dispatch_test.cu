@@ -2,12 +2,18 @@
 // seed (rank order, empty ranks, non-commutative operators, by-key runs across ranks, disagreeing
 // ranks), the records' slots and the call's storage layout, and the policy's arguments.
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <thrust/random.h>
+#include <thrust/shuffle.h>
+
 #include <archscan/nccl.cuh>
+
+#include "support/gpu.cuh"
 
 #include "support/values.cuh"
 
@@ -183,6 +189,48 @@ TEST(CommPolicy, NullCommunicatorThrowsBeforeAnyCudaCall) {
     EXPECT_STREQ("nccl", e.code().category().name());
     EXPECT_NE(std::string(e.what()).find("communicator"), std::string::npos) << e.what();
   }
+}
+
+// Thrust's shuffle scans internally with the caller's policy; with a policy across ranks it must shuffle
+// the local slice. The communicator here is null: had the scan inside gone across ranks, it would throw
+// an NCCL error (as the test above shows). With a GPU the shuffle runs and permutes the slice; without
+// one it reaches the CUDA backend and throws a CUDA error.
+TEST(CommPolicy, ShuffleStaysLocal) {
+  const bool gpu = archscan::test::gpu_available();
+  int* d_in      = nullptr;
+  int* d_out     = nullptr;
+  const int h[5] = {1, 2, 3, 4, 5};
+  if (gpu) {
+    ASSERT_EQ(cudaSuccess, cudaMalloc(&d_in, sizeof(h)));
+    ASSERT_EQ(cudaSuccess, cudaMalloc(&d_out, sizeof(h)));
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice));
+  }
+  const auto policy = archscan::native.across(nullptr);
+  // shuffle_copy first: it allocates nothing before its scan, so without a GPU the scan's own first
+  // CUDA call is what throws (shuffle in place allocates a copy first, which throws std::bad_alloc).
+  for (const bool in_place : {false, true}) {
+    try {
+      if (in_place) {
+        thrust::shuffle(policy, d_in, d_in + 5, thrust::default_random_engine(7));
+      } else {
+        thrust::shuffle_copy(policy, d_in, d_in + 5, d_out, thrust::default_random_engine(9));
+      }
+      ASSERT_TRUE(gpu) << "no GPU, yet the shuffle ran";
+      int got[5];
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(got, in_place ? d_in : d_out, sizeof(got), cudaMemcpyDeviceToHost));
+      std::sort(got, got + 5);
+      EXPECT_TRUE(std::equal(got, got + 5, h)) << "not a permutation of the slice";
+    } catch (const thrust::system_error& e) {
+      EXPECT_FALSE(gpu) << e.what();
+      EXPECT_STRNE("nccl", e.code().category().name()) << "the shuffle's scan went across ranks: " << e.what();
+      EXPECT_FALSE(in_place) << e.what();
+    } catch (const std::bad_alloc& e) {
+      EXPECT_FALSE(gpu) << e.what();
+      EXPECT_TRUE(in_place) << e.what();
+    }
+  }
+  cudaFree(d_in);
+  cudaFree(d_out);
 }
 
 TEST(CommPolicy, NcclErrorsCarryNcclsMessage) {

@@ -12,11 +12,9 @@
 #include <cstdint>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/iterator_traits.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <archscan/detail/callable.cuh>
-#include <archscan/detail/rank_carry.cuh>
 
 namespace archscan::detail {
 
@@ -50,36 +48,6 @@ struct keyed_item {
     const bool closes = i + 1 < n && !pred(keys[i], keys[i + 1]);
     return keyed<V>{static_cast<V>(values[i]), false, closes};
   }
-};
-
-//! Where a by-key scan's slice meets its neighbours' (detail/rank_carry.cuh): its first and last keys,
-//! and whether a run crosses from one slice into the next.
-template <class KeyIt, class Pred>
-struct keyed_boundary {
-  using key_type  = typename thrust::iterator_traits<KeyIt>::value_type;
-  using pred_type = Pred;
-  KeyIt keys;
-  callable<Pred> pred;
-  //! `before` ends with key `last`; the next slice begins with key `first`.
-  template <class V>
-  __host__ __device__ void operator()(keyed<V>& before, const key_type& last, const key_type& first) const {
-    before.closes = !pred(last, first);
-  }
-  __device__ key_type first_key() const { return keys[0]; }
-  __device__ key_type last_key(std::int64_t n) const { return keys[n - 1]; }
-};
-
-//! The boundary of a scan's input: keyed_boundary for by-key scans (keyed_item inputs), else none.
-template <class InIt>
-struct boundary_of {
-  using type = no_boundary;
-  static type get(const InIt&) { return {}; }
-};
-template <class V, class KeyIt, class ValIt, class Pred>
-struct boundary_of<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
-  using type = keyed_boundary<KeyIt, Pred>;
-  template <class It>
-  static type get(const It& in) { return {in.functor().keys, in.functor().pred}; }
 };
 
 template <class V, class KeyIt, class ValIt, class Pred>

@@ -27,7 +27,8 @@ struct identity_finish {
 struct host_seed {};
 
 //! The seed is `*d`, written by an earlier kernel on the stream (a scan across ranks folds the lower
-//! ranks' totals there): one load, whose latency hides behind the tile's own work.
+//! ranks' totals there): a plain load wherever a tile asks for the seed, with nothing to fold and no
+//! branch on it (native's look-back asks in every tile).
 template <class Accum>
 struct device_seed {
   const maybe<Accum>* d;

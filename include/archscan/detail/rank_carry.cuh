@@ -3,20 +3,25 @@
 //! the lower ranks told it into the seed of its own scan.
 //!
 //! Each rank publishes one record: a header (the call's signature and the rank's item count), the
-//! rank's total (the inclusive scan of its slice, as its own scan would end) and, for by-key scans,
-//! its first and last key. The records of all ranks are gathered into equal slots, one per rank, in
+//! rank's total (the fold of its slice's items, associated as fixed by n and the tile shape; with a
+//! rounding operator not necessarily the bits its own scan ends with) and, for by-key scans, its first
+//! and last key. The records of all ranks are gathered into equal slots, one per rank, in
 //! rank order. Rank r's seed is then the left fold, in rank order, of its own seed (init, if any) and
-//! the totals of the non-empty ranks below it: fixed by the slices alone, so every run associates
-//! alike. By-key scans first let a run of equal keys cross a boundary: the fold before a rank closes
+//! the totals of the non-empty ranks below it, an order fixed by the slices alone. By-key scans first let a run of equal keys cross a boundary: the fold before a rank closes
 //! only where its last key and the next non-empty rank's first key differ.
 //!
 //! The fold is host and device code, so host tests check it.
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <typeinfo>
+#include <string_view>
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <archscan/detail/callable.cuh>
+#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/maybe.cuh>
 
 namespace archscan::detail {
@@ -32,6 +37,36 @@ struct no_boundary {
   __host__ __device__ void operator()(Accum&, const no_key&, const no_key&) const {}
   __device__ no_key first_key() const { return {}; }
   __device__ no_key last_key(std::int64_t) const { return {}; }
+};
+
+//! Where a by-key scan's slice meets its neighbours': its first and last keys, and whether a run
+//! crosses from one slice into the next.
+template <class KeyIt, class Pred>
+struct keyed_boundary {
+  using key_type  = typename thrust::iterator_traits<KeyIt>::value_type;
+  using pred_type = Pred;
+  KeyIt keys;
+  callable<Pred> pred;
+  //! `before` ends with key `last`; the next slice begins with key `first`.
+  template <class V>
+  __host__ __device__ void operator()(keyed<V>& before, const key_type& last, const key_type& first) const {
+    before.closes = !pred(last, first);
+  }
+  __device__ key_type first_key() const { return keys[0]; }
+  __device__ key_type last_key(std::int64_t n) const { return keys[n - 1]; }
+};
+
+//! The boundary of a scan's input: keyed_boundary for by-key scans (keyed_item inputs), else none.
+template <class InIt>
+struct boundary_of {
+  using type = no_boundary;
+  static type get(const InIt&) { return {}; }
+};
+template <class V, class KeyIt, class ValIt, class Pred>
+struct boundary_of<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
+  using type = keyed_boundary<KeyIt, Pred>;
+  template <class It>
+  static type get(const It& in) { return {in.functor().keys, in.functor().pred}; }
 };
 
 struct rank_header {
@@ -50,23 +85,31 @@ struct rank_record {
 
 //! The slot of one rank in the gathered records: the record rounded up to 256 bytes, so that ranks
 //! whose records are up to 256 bytes always gather equal slots, and a disagreement about the call
-//! (which the signature then shows) can never make NCCL gather unequal sizes.
+//! (which the signature then shows) cannot make NCCL gather unequal sizes. Records over 256 bytes
+//! (accumulators of about 240 bytes and more) give no such guarantee: ranks that disagree on such a
+//! type gather unequal sizes, which NCCL leaves undefined.
 template <class Accum, class Key>
 __host__ __device__ constexpr std::size_t rank_slot_bytes() {
   return (sizeof(rank_record<Accum, Key>) + 255) / 256 * 256;
+}
+
+//! The name of `Parts` as the host compiler spells it in a function's signature (no RTTI needed).
+template <class... Parts>
+constexpr std::string_view signature_text() {
+#if defined(_MSC_VER)
+  return __FUNCSIG__;
+#else
+  return __PRETTY_FUNCTION__;
+#endif
 }
 
 //! A hash of what every rank of one call must agree on: the form, the accumulator, operator, key and
 //! predicate types (`Parts`). FNV-1a over the types' names: equal in every process of one program,
 //! and of programs built with the same compiler.
 template <class... Parts>
-struct signature_parts {};
-
-template <class... Parts>
 std::uint64_t rank_signature() {
-  const std::string name = typeid(signature_parts<Parts...>).name();
-  std::uint64_t h        = 0xcbf29ce484222325ull;
-  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const char c : signature_text<Parts...>()) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
   return h;
 }
 

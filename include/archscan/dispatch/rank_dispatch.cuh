@@ -4,18 +4,28 @@
 //!   1. this rank's total, with no look-back: chunks of full tiles folded by independent blocks, then
 //!      one block folds the chunks and the last partial tile and writes this rank's record
 //!      (kernel/rank_kernels.cuh; reads n items);
-//!   2. `ncclAllGather` of the records, one 256-byte-rounded slot per rank;
+//!   2. `ncclAllGather` of the records, one slot per rank (detail::rank_slot_bytes: 256 bytes, or a
+//!      multiple for accumulators over ~240 bytes);
 //!   3. one thread folds this rank's seed from the lower ranks' records (kernel::rank_carry);
 //!   4. the family's scan of the slice with that seed, read from device memory (reads n, writes n).
 //!
-//! Traffic: 3n items per rank plus one gather of a few hundred bytes per rank; four kernels and one
-//! collective (an empty slice: one kernel that writes its record, and the collective); the host never
-//! waits in between, so `_nosync` policies never synchronize and can be captured in a CUDA graph.
-//! Results are a function of the slices (their sizes and contents), the operator, the types and the
-//! tuning: the lower ranks fold in rank order, so a rank's bits repeat from run to run wherever the
-//! family's own scan repeats (every family for exact operators, `native` for every operator). They
-//! need not equal a one-GPU scan of the concatenation bit for bit where the operator rounds: that
-//! associates differently.
+//! Traffic: the family's own scan plus one more read of the slice (3n items for the single-pass
+//! families' plain scans; by-key scans read the keys in both passes), and one gather of a slot per
+//! rank. Launches: the two first-pass kernels, the carry kernel and the family's launches (an empty
+//! slice: one kernel that writes its record, and the collective). The host never waits in between,
+//! so `_nosync` policies never synchronize and can be captured in a CUDA graph (once NCCL has
+//! connected the communicator, at its first collective).
+//!
+//! Determinism: the first pass and the fold of the lower ranks associate in an order fixed by the
+//! slices' sizes alone; the last pass is the family's scan. So a rank's bits repeat from run to run
+//! and from GPU to GPU wherever the family's own scan does (`native`: every operator; every family:
+//! operators exact on their values). With a rounding operator they need not equal a one-GPU scan of
+//! the concatenation bit for bit: that associates differently.
+//!
+//! Errors: a failing NCCL call throws `thrust::system_error` (nccl_category). An error on one rank
+//! before the gather (temporary storage, a launch) throws there, and the other ranks wait in the
+//! gather until the communicator is aborted (`ncclCommAbort`): NCCL has no way to let them know.
+//! Communicators must be blocking (NCCL's default; not `config.blocking = 0`).
 //!
 //! Needs NCCL (nccl.h, libnccl): include <archscan/nccl.cuh>.
 
@@ -82,19 +92,25 @@ constexpr rank_layout make_rank_layout(std::size_t family_bytes, std::size_t chu
   return rank_layout{chunks, records, seed, seed + detail::align_up(seed_bytes, detail::storage_alignment)};
 }
 
+//! Chunks the first pass aims at: enough to fill any GPU several times over (~1000 blocks are resident
+//! on an H100), few enough for one block to fold their totals in a few microseconds.
+constexpr std::int64_t rank_target_chunks = 4096;
+
 //! Full tiles per chunk of the first pass: a function of the tile count alone (so that totals, and
-//! every seed, depend on n and not on the GPU), at most ~4096 chunks, so that one block folds their
-//! totals quickly, and enough chunks to fill any GPU several times over.
+//! every seed, depend on n and not on the GPU); fewer than 2 x rank_target_chunks chunks.
 constexpr std::int64_t rank_tiles_per_chunk(std::int64_t full_tiles) {
-  return full_tiles / 4096 > 1 ? full_tiles / 4096 : 1;
+  const std::int64_t per = full_tiles / rank_target_chunks;
+  return per > 1 ? per : 1;
 }
 
-//! This rank's count, its rank and the communicator's device, checked against the current device.
+//! The communicator's size and this process's rank in it.
 struct rank_facts {
   int ranks;
   int rank;
 };
 
+//! `comm`'s size and rank, after checking that its rank lives on the current device (throws
+//! `thrust::system_error` otherwise, and for a null communicator).
 inline rank_facts comm_facts(ncclComm_t comm) {
   if (comm == nullptr) {
     throw thrust::system_error(static_cast<int>(ncclInvalidArgument), nccl_category(),
@@ -116,11 +132,12 @@ inline rank_facts comm_facts(ncclComm_t comm) {
 
 //! Runs `problem` (n items: this rank's slice; may be 0) as this rank's part of a scan across the
 //! ranks of `policy.comm`. Temporary storage: the family's for n items, one accumulator per chunk of
-//! the first pass (at most ~8192), one slot of detail::rank_slot_bytes per rank and the seed, from
-//! archscan's stream-ordered pool. Blocking policies
-//! synchronize the stream, and throw `thrust::system_error` when the ranks disagreed on the call
-//! (form, accumulator, operator or key types): each rank's record carries a signature of them.
-//! `_nosync` policies cannot report that disagreement; their results are then undefined.
+//! the first pass (fewer than 8192), one slot of detail::rank_slot_bytes per rank and the seed, from
+//! archscan's stream-ordered pool. Blocking policies synchronize the stream and then throw
+//! `thrust::system_error` when the ranks disagreed on the call (form, accumulator, operator or key
+//! types; each rank's record carries a signature of them), with the output already overwritten by a
+//! meaningless scan. `_nosync` policies cannot report that disagreement. Either kind can detect it
+//! only where every rank's record fits one 256-byte slot (detail::rank_slot_bytes).
 template <class Tuning, bool Blocking, class Problem>
 void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Problem& problem) {
   using T        = typename Problem::accum_type;
@@ -177,10 +194,10 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
         total, per_chunk, full_tiles, d_chunks);
     detail::throw_on_launch_error("archscan: rank_chunk_totals");
   }
-  kernel::rank_record<<<1, kernel::rank_record_threads, 0, stream>>>(total, d_chunks, chunks,
+  kernel::rank_fold_record<<<1, kernel::rank_record_threads, 0, stream>>>(total, d_chunks, chunks,
                                                                      full_tiles * reduce_tile::tile_items, d_record,
                                                                      signature, bound);
-  detail::throw_on_launch_error("archscan: rank_record");
+  detail::throw_on_launch_error("archscan: rank_fold_record");
   throw_on_nccl(ncclAllGather(d_record, d_slots, slot_bytes, ncclUint8, comm, stream), comm,
                 "archscan: ncclAllGather of the ranks' records");
   if (n > 0) {

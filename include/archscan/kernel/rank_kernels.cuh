@@ -2,7 +2,7 @@
 //! \file The kernels of a scan across ranks besides the family's scan (dispatch/rank_dispatch.cuh).
 //! Before the gather, the rank's total without a look-back: chunks of full tiles folded by
 //! independent blocks (rank_chunk_totals), then one block folds the chunks' totals and the items after
-//! the last full tile and writes the rank's record (rank_record); every association depends on n and
+//! the last full tile and writes the rank's record (rank_fold_record); every association depends on n and
 //! the tile shape alone. After the gather, one thread folds the rank's seed (rank_carry).
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 namespace archscan::kernel {
 
-//! Threads of the block that folds a rank's record (rank_record).
+//! Threads of the block that folds a rank's record (rank_fold_record).
 constexpr int rank_record_threads = 256;
 
 //! Chunk blockIdx.x: tiles [blockIdx.x * tiles_per_chunk, ...), at most `tiles_per_chunk` of the
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(Row::block_threads)
 //! This rank's record: header, total (the chunks' totals, then items [tail, n)) and boundary keys.
 template <class Problem, class Boundary>
 __global__ void __launch_bounds__(rank_record_threads)
-    rank_record(Problem p, const typename Problem::accum_type* d_chunk_totals, std::int64_t chunks, std::int64_t tail,
+    rank_fold_record(Problem p, const typename Problem::accum_type* d_chunk_totals, std::int64_t chunks, std::int64_t tail,
                 detail::rank_record<typename Problem::accum_type, typename Boundary::key_type>* d_record,
                 std::uint64_t signature, Boundary boundary) {
   using T    = typename Problem::accum_type;
