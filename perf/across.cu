@@ -76,48 +76,37 @@ struct wrong_prefix {
   }
 };
 
-struct timing {
-  int samples = 15;
-  //! Batch size: enough calls that a batch lasts well over the event resolution.
-  static int batch_of(std::int64_t bytes) { return bytes >= (std::int64_t{1} << 28) ? 2 : bytes >= (1 << 24) ? 5 : 20; }
-};
+//! Calls per sample: enough that a batch lasts well over the event resolution.
+int batch_of(std::int64_t bytes) { return bytes >= (std::int64_t{1} << 28) ? 2 : bytes >= (1 << 24) ? 5 : 20; }
 
 //! Runs `call(rank)` on `ranks` threads (one per GPU 0..ranks-1) `batch` times per sample, after 2
 //! warm-up calls; returns the median over samples of the slowest rank's time per call, in microseconds.
 double time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaStream_t>& streams,
                      const std::function<void(int)>& call) {
-  std::vector<std::vector<float>> ms(static_cast<std::size_t>(ranks), std::vector<float>(static_cast<std::size_t>(samples)));
+  // ms[i][r]: sample i, rank r, per call.
+  std::vector<std::vector<double>> ms(static_cast<std::size_t>(samples), std::vector<double>(static_cast<std::size_t>(ranks)));
   barrier sync(ranks);
   std::vector<std::thread> threads;
   for (int r = 0; r < ranks; ++r) {
     threads.emplace_back([&, r] {
       check(cudaSetDevice(r), "cudaSetDevice");
       cudaStream_t s = streams[static_cast<std::size_t>(r)];
-      cudaEvent_t start, stop;
-      check(cudaEventCreate(&start), "cudaEventCreate");
-      check(cudaEventCreate(&stop), "cudaEventCreate");
+      archscan::perf::event_timer timer;  // created on this rank's device
       for (int w = 0; w < 2; ++w) call(r);
       check(cudaStreamSynchronize(s), "warm-up");
       for (int i = 0; i < samples; ++i) {
         sync.wait();
-        check(cudaEventRecord(start, s), "cudaEventRecord");
-        for (int b = 0; b < batch; ++b) call(r);
-        check(cudaEventRecord(stop, s), "cudaEventRecord");
-        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-        ms[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)] = t / batch;
+        const double t = timer.time_ms(s, [&] {
+          for (int b = 0; b < batch; ++b) call(r);
+        });
+        ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)] = t / batch;
       }
-      cudaEventDestroy(start);
-      cudaEventDestroy(stop);
     });
   }
   for (auto& t : threads) t.join();
-  std::vector<double> slowest(static_cast<std::size_t>(samples), 0.0);
-  for (int i = 0; i < samples; ++i)
-    for (int r = 0; r < ranks; ++r) slowest[static_cast<std::size_t>(i)] = std::max<double>(slowest[static_cast<std::size_t>(i)], ms[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)]);
-  std::nth_element(slowest.begin(), slowest.begin() + samples / 2, slowest.end());
-  return 1000.0 * slowest[static_cast<std::size_t>(samples / 2)];
+  std::vector<double> slowest;
+  for (const auto& sample : ms) slowest.push_back(*std::max_element(sample.begin(), sample.end()));
+  return 1000.0 * archscan::perf::median(slowest);
 }
 
 struct row {
@@ -184,7 +173,7 @@ int main(int argc, char** argv) {
           thrust::transform(thrust::counting_iterator<std::int64_t>(r * n), thrust::counting_iterator<std::int64_t>((r + 1) * n),
                             in[static_cast<std::size_t>(r)]->begin(), mod7{});
         }
-        const int batch = timing::batch_of(n * 4);
+        const int batch = batch_of(n * 4);
         if (k == 1) {
           rows.push_back({"one_gpu", 1, n, time_on_ranks(1, samples, batch, streams, [&](int) {
                             thrust::exclusive_scan(archscan::native_nosync.on(streams[0]), in[0]->begin(), in[0]->end(), out[0]->begin());
