@@ -22,6 +22,7 @@
 
 #include <archscan/detail/callable.cuh>
 #include <archscan/detail/keyed.cuh>
+#include <archscan/detail/math.cuh>
 #include <archscan/detail/maybe.cuh>
 
 namespace archscan::detail {
@@ -90,7 +91,7 @@ struct rank_record {
 //! type gather unequal sizes, which NCCL leaves undefined.
 template <class Accum, class Key>
 __host__ __device__ constexpr std::size_t rank_slot_bytes() {
-  return (sizeof(rank_record<Accum, Key>) + 255) / 256 * 256;
+  return align_up(sizeof(rank_record<Accum, Key>), 256);
 }
 
 //! The name of `Parts` as the host compiler spells it in a function's signature (no RTTI needed).

@@ -40,7 +40,6 @@
 
 #include <archscan/detail/device.cuh>
 #include <archscan/detail/error.cuh>
-#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/maybe.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
