@@ -37,9 +37,9 @@ struct gathered {
   explicit gathered(int ranks) : bytes(slot * static_cast<std::size_t>(ranks), 0xCD) {}
   rank_record<Accum, Key>& at(int r) { return *reinterpret_cast<rank_record<Accum, Key>*>(bytes.data() + slot * r); }
   void set(int r, std::uint64_t signature, std::int64_t n, Accum total, Key first = {}, Key last = {}) {
-    at(r).header = {signature, n};
+    at(r).header = {signature, n, n > 0 ? 1 : 0};
     if (n > 0) {
-      at(r).total     = total;
+      at(r).totals[0] = total;
       at(r).first_key = first;
       at(r).last_key  = last;
     }
@@ -82,6 +82,41 @@ TEST(RankCarry, NonCommutativeOperatorKeepsRankOrder) {
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(s.value, mat2_mul{}(mat2_mul{}(init, a), b));
   EXPECT_NE(s.value, mat2_mul{}(mat2_mul{}(init, b), a));  // the order matters for this operator
+}
+
+// A small slice publishes one partial total per chunk of its first pass; they fold in item order.
+TEST(RankCarry, PartialTotalsFoldInOrder) {
+  constexpr int capacity = archscan::detail::rank_record_capacity<mat2, no_key>();
+  static_assert(capacity >= 3, "a 16-byte accumulator's record holds several totals");
+  gathered<mat2, no_key> g(3);
+  const mat2 a{1, 2, 0, 1}, b{1, 0, 3, 1}, c{2, 1, 1, 1};
+  g.set(0, 9, 100, a);
+  g.at(0).header.totals = 3;  // rank 0: a, b, c
+  g.at(0).totals[1]     = b;
+  g.at(0).totals[2]     = c;
+  g.set(1, 9, 7, b);
+  g.set(2, 9, 1, a);
+  const mat2_mul mul;
+  const auto s1 = fold_lower_ranks<mat2, no_key>(g.bytes.data(), 1, maybe<mat2>{mat2{}, 0}, mul, no_boundary{});
+  ASSERT_TRUE(s1.valid);
+  EXPECT_EQ(s1.value, mul(mul(a, b), c));
+  const auto s2 = fold_lower_ranks<mat2, no_key>(g.bytes.data(), 2, maybe<mat2>{mat2{}, 0}, mul, no_boundary{});
+  ASSERT_TRUE(s2.valid);
+  EXPECT_EQ(s2.value, mul(mul(mul(a, b), c), b));
+  // A full record: every total counts, and none past header.totals.
+  gathered<int, no_key> full(2);
+  constexpr int k = archscan::detail::rank_record_capacity<int, no_key>();
+  full.set(0, 1, 1000, 1);
+  full.at(0).header.totals = k;
+  for (int i = 0; i < k; ++i) full.at(0).totals[i] = 1 << (i % 20);
+  int expect = 0;
+  for (int i = 0; i < k; ++i) expect += 1 << (i % 20);
+  full.at(0).header.totals = k - 1;
+  const auto partial = fold_lower_ranks<int, no_key>(full.bytes.data(), 1, maybe<int>{0, 0}, plus_int{}, no_boundary{});
+  EXPECT_EQ(expect - (1 << ((k - 1) % 20)), partial.value);
+  full.at(0).header.totals = k;
+  const auto whole = fold_lower_ranks<int, no_key>(full.bytes.data(), 1, maybe<int>{0, 0}, plus_int{}, no_boundary{});
+  EXPECT_EQ(expect, whole.value);
 }
 
 TEST(RankCarry, ByKeyRunsContinueAcrossRanksAndEmptyRanks) {
@@ -134,6 +169,9 @@ TEST(RankCarry, SlotsAndSignatures) {
     char b[300];
   };
   static_assert(rank_slot_bytes<big, no_key>() == 512);
+  static_assert(archscan::detail::rank_record_capacity<big, no_key>() == 1);
+  static_assert(archscan::detail::rank_record_capacity<int, no_key>() == 32);
+  static_assert(archscan::detail::rank_record_capacity<double, keyed<double>>() >= 8);
   EXPECT_EQ((archscan::detail::rank_signature<int, plus_int>()), (archscan::detail::rank_signature<int, plus_int>()));
   EXPECT_NE((archscan::detail::rank_signature<int, plus_int>()), (archscan::detail::rank_signature<float, plus_int>()));
   EXPECT_NE((archscan::detail::rank_signature<int, plus_int>()), (archscan::detail::rank_signature<int, mat2_mul>()));
@@ -142,14 +180,12 @@ TEST(RankCarry, SlotsAndSignatures) {
 TEST(RankLayout, PartsAreAlignedAndDisjoint) {
   for (std::size_t family : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, std::size_t{1000001}}) {
     for (int ranks : {1, 2, 8}) {
-      const auto l = archscan::dispatch::make_rank_layout(family, 8 * 4097, ranks, 512, 24);
+      const auto l = archscan::dispatch::make_rank_layout(family, 8 * 4097, ranks, 512);
       EXPECT_GE(l.chunks_offset, family);
       EXPECT_EQ(0u, l.chunks_offset % 256);
       EXPECT_GE(l.records_offset, l.chunks_offset + 8 * 4097);
       EXPECT_EQ(0u, l.records_offset % 256);
-      EXPECT_EQ(l.seed_offset, l.records_offset + 512u * ranks);
-      EXPECT_EQ(0u, l.seed_offset % 256);
-      EXPECT_GE(l.bytes, l.seed_offset + 24);
+      EXPECT_EQ(l.bytes, l.records_offset + 512u * ranks);
     }
   }
 }
@@ -244,3 +280,30 @@ TEST(CommPolicy, NcclErrorsCarryNcclsMessage) {
 }
 
 }  // namespace
+
+// Small slices put a total per tile into the record (one kernel before the gather); larger ones fold
+// chunks' totals into one; every item is in exactly one chunk, and an empty slice still writes a header.
+TEST(RankLayout, FirstPassPutsSmallSlicesTotalsInTheRecord) {
+  using archscan::dispatch::make_rank_chunks;
+  constexpr std::int64_t tile = 5120;
+  constexpr int capacity      = 32;
+  const auto empty            = make_rank_chunks(0, tile, capacity);
+  EXPECT_TRUE(empty.in_record && empty.chunks == 1 && empty.record_totals == 0 && empty.full_tiles == 0);
+  const auto partial = make_rank_chunks(tile - 1, tile, capacity);
+  EXPECT_TRUE(partial.in_record && partial.chunks == 1 && partial.record_totals == 1 && partial.full_tiles == 0);
+  const auto at_2_16 = make_rank_chunks(1 << 16, tile, capacity);  // 12 full tiles and a tail
+  EXPECT_TRUE(at_2_16.in_record && at_2_16.chunks == 12 && at_2_16.record_totals == 12 && at_2_16.tiles_per_chunk == 1);
+  const auto fits = make_rank_chunks(capacity * tile + tile - 1, tile, capacity);
+  EXPECT_TRUE(fits.in_record && fits.chunks == capacity && fits.record_totals == capacity);
+  const auto over = make_rank_chunks((capacity + 1) * tile, tile, capacity);
+  EXPECT_TRUE(!over.in_record && over.chunks == capacity + 1 && over.record_totals == 1);
+  for (std::int64_t n : {std::int64_t{1} << 20, (std::int64_t{1} << 30) + 7, std::int64_t{1} << 40}) {
+    const auto c = make_rank_chunks(n, tile, capacity);
+    EXPECT_FALSE(c.in_record);
+    EXPECT_EQ(1, c.record_totals);
+    EXPECT_EQ(n / tile, c.full_tiles);
+    EXPECT_GE(c.chunks * c.tiles_per_chunk, c.full_tiles);
+    EXPECT_LT((c.chunks - 1) * c.tiles_per_chunk, c.full_tiles);
+    EXPECT_LT(c.chunks, 8192);
+  }
+}

@@ -73,7 +73,9 @@ std::vector<std::int64_t> bounds_of(std::int64_t total, int ranks, split how) {
   return b;
 }
 const split every_split[] = {split::even, split::first_empty, split::last_empty, split::uneven, split::first_single};
-const std::int64_t totals[] = {0, 1, 2, 1000, 5121, (1 << 18) + 3};
+// Per rank, the first pass's totals go into the record (a few tiles: up to ~40000 items here) or are
+// folded first (the two largest), for every accumulator here.
+const std::int64_t totals[] = {0, 1, 2, 1000, 5121, 40000, (1 << 18) + 3, (1 << 20) + 5};
 
 template <class T>
 std::vector<T> slice_of(const std::vector<T>& v, std::int64_t b, std::int64_t e) {
@@ -325,6 +327,33 @@ TEST(AcrossRanksGraph, NosyncScanIsCaptured) {
     }
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
+  });
+}
+
+// The blocking form returns with the result in memory: a copy on an unrelated non-blocking stream,
+// made straight after the call, reads it.
+TEST(AcrossRanksBlocking, ResultIsReadyOnReturn) {
+  ARCHSCAN_REQUIRE_RANKS();
+  const std::int64_t total   = (std::int64_t{1} << 25) + 3;
+  const std::vector<unsigned> all = archscan::test::random_values<unsigned>(total, 5);
+  std::vector<unsigned> expected(all.size());
+  std::inclusive_scan(all.begin(), all.end(), expected.begin());
+  archscan::test::on_every_rank([&](const rank_env& env) {
+    const auto b = bounds_of(total, env.ranks, split::uneven);
+    const std::int64_t lo = b[env.rank], n = b[env.rank + 1] - lo;
+    thrust::device_vector<unsigned> in(all.begin() + lo, all.begin() + lo + n);
+    thrust::device_vector<unsigned> out(static_cast<std::size_t>(n));
+    cudaMemset(thrust::raw_pointer_cast(out.data()), 0xA5, sizeof(unsigned) * n);
+    cudaDeviceSynchronize();
+    cudaStream_t other = nullptr;
+    ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+    std::vector<unsigned> got(static_cast<std::size_t>(n));
+    thrust::inclusive_scan(archscan::native.on(env.stream).across(env.comm), in.begin(), in.end(), out.begin());
+    ASSERT_EQ(cudaSuccess, cudaMemcpyAsync(got.data(), thrust::raw_pointer_cast(out.data()), sizeof(unsigned) * n,
+                                           cudaMemcpyDeviceToHost, other));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(other));
+    cudaStreamDestroy(other);
+    EXPECT_TRUE(archscan::test::matches_reference("rank " + std::to_string(env.rank), got, slice_of(expected, lo, lo + n)));
   });
 }
 

@@ -2,15 +2,20 @@
 //! \file The carry of a scan across ranks: what each rank tells the others, and how a rank folds what
 //! the lower ranks told it into the seed of its own scan.
 //!
-//! Each rank publishes one record: a header (the call's signature and the rank's item count), the
-//! rank's total (the fold of its slice's items, associated as fixed by n and the tile shape; with a
-//! rounding operator not necessarily the bits its own scan ends with) and, for by-key scans, its first
-//! and last key. The records of all ranks are gathered into equal slots, one per rank, in
-//! rank order. Rank r's seed is then the left fold, in rank order, of its own seed (init, if any) and
-//! the totals of the non-empty ranks below it, an order fixed by the slices alone. By-key scans first let a run of equal keys cross a boundary: the fold before a rank closes
-//! only where its last key and the next non-empty rank's first key differ.
+//! Each rank publishes one record: a header (the call's signature, the rank's item count and how many
+//! totals follow), its first and last key (by-key scans), and its slice's total as a short sequence of
+//! partial totals, in item order: one per chunk of its first pass where they fit the record (a small
+//! slice then needs no second kernel to fold them), else the one total they fold to. Associations are
+//! fixed by n and the tile shape; with a rounding operator the totals need not be the bits the rank's
+//! own scan ends with. The records of all ranks are gathered into equal slots, one per rank, in rank
+//! order. Rank r's seed is then the left fold, in rank order, of its own seed (init, if any) and the
+//! totals of the non-empty ranks below it, an order fixed by the slices alone. By-key scans first let a
+//! run of equal keys cross a boundary: the fold before a rank closes only where its last key and the
+//! next non-empty rank's first key differ.
 //!
-//! The fold is host and device code, so host tests check it.
+//! The fold is host and device code, so host tests check it. On the device it is the scan's seed
+//! source (gathered_seed): each tile that needs the seed folds it from the gathered slots, so no kernel
+//! runs between the gather and the scan.
 
 #include <cstddef>
 #include <cstdint>
@@ -72,22 +77,40 @@ struct boundary_of<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>,
 
 struct rank_header {
   std::uint64_t signature;  //!< the same on every rank of one call (rank_signature)
-  std::int64_t n;           //!< the rank's item count; its total and keys are present only when n > 0
+  std::int64_t n;           //!< the rank's item count; its totals and keys are present only when n > 0
+  std::int32_t totals;      //!< how many partial totals the record holds (0 when n == 0)
 };
+
+//! The part of a record before its totals.
+template <class Key>
+struct rank_record_fixed_part {
+  rank_header header;
+  Key first_key;
+  Key last_key;
+};
+
+//! The most partial totals a record holds: as many as fit a 256-byte slot, at least one, at most 32
+//! (each tile that reads the seed unrolls a loop over them).
+template <class Accum, class Key>
+__host__ __device__ constexpr int rank_record_capacity() {
+  const std::size_t offset = align_up(sizeof(rank_record_fixed_part<Key>), alignof(Accum));
+  const std::size_t fit    = offset + sizeof(Accum) <= 256 ? (256 - offset) / sizeof(Accum) : 1;
+  return fit < 32 ? static_cast<int>(fit) : 32;
+}
 
 //! What one rank publishes. Travels as bytes: any accumulator and key type.
 template <class Accum, class Key>
 struct rank_record {
   rank_header header;
-  Accum total;
   Key first_key;
   Key last_key;
+  Accum totals[rank_record_capacity<Accum, Key>()];  //!< [0, header.totals) in item order
 };
 
 //! The slot of one rank in the gathered records: the record rounded up to 256 bytes, so that ranks
 //! whose records are up to 256 bytes always gather equal slots, and a disagreement about the call
 //! (which the signature then shows) cannot make NCCL gather unequal sizes. Records over 256 bytes
-//! (accumulators of about 240 bytes and more) give no such guarantee: ranks that disagree on such a
+//! (accumulators of about 220 bytes and more) give no such guarantee: ranks that disagree on such a
 //! type gather unequal sizes, which NCCL leaves undefined.
 template <class Accum, class Key>
 __host__ __device__ constexpr std::size_t rank_slot_bytes() {
@@ -122,18 +145,44 @@ __host__ __device__ maybe<Accum> fold_lower_ranks(const unsigned char* slots, in
                                                   const Boundary& boundary) {
   using record                = rank_record<Accum, Key>;
   constexpr std::size_t bytes = rank_slot_bytes<Accum, Key>();
+  constexpr int capacity      = rank_record_capacity<Accum, Key>();
   const auto at = [&](int r) { return reinterpret_cast<const record*>(slots + static_cast<std::size_t>(r) * bytes); };
   const record* previous = nullptr;  // the last non-empty rank folded in
   for (int r = 0; r < rank; ++r) {
     const record* rec = at(r);
     if (rec->header.n <= 0) continue;
     if (previous != nullptr) boundary(seed.value, previous->last_key, rec->first_key);
-    seed     = seed.valid ? maybe<Accum>{static_cast<Accum>(op(seed.value, rec->total)), 1} : maybe<Accum>{rec->total, 1};
+    const int count = rec->header.totals;
+    // Unrolled with a predicate rather than a loop to `count`: the loads are independent and issue
+    // together, so a tile pays one memory latency per rank, not one per total.
+#pragma unroll
+    for (int i = 0; i < capacity; ++i) {
+      if (i < count) {
+        seed = seed.valid ? maybe<Accum>{static_cast<Accum>(op(seed.value, rec->totals[i])), 1}
+                          : maybe<Accum>{rec->totals[i], 1};
+      }
+    }
     previous = rec;
   }
   if (previous != nullptr && at(rank)->header.n > 0) boundary(seed.value, previous->last_key, at(rank)->first_key);
   return seed;
 }
+
+//! A scan problem's seed source (detail/problem.cuh) for a scan across ranks: the rank's seed folded
+//! from the gathered slots wherever a tile asks for it (fold_lower_ranks). `own_seed` says whether the
+//! problem's own seed (an exclusive scan's init, entering before rank 0) is present.
+template <class Accum, class Key, class Op, class Boundary>
+struct gathered_seed {
+  const unsigned char* d_slots;
+  int rank;
+  int own_seed;
+  Op op;
+  Boundary boundary;
+  __device__ __forceinline__ maybe<Accum> operator()(const Accum& seed) const {
+    Op fold = op;  // a copy: the operator's call need not be const
+    return fold_lower_ranks<Accum, Key>(d_slots, rank, maybe<Accum>{seed, own_seed}, fold, boundary);
+  }
+};
 
 //! The rank (if any) whose record's signature differs from `signature`, else -1. `slots` as above.
 template <class Accum, class Key>

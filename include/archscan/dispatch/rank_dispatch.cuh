@@ -1,20 +1,20 @@
 #pragma once
 //! \file A scan across the ranks of an NCCL communicator (policy.cuh, `comm_policy`), all on the stream:
 //!
-//!   1. this rank's total, with no look-back: chunks of full tiles folded by independent blocks, then
-//!      one block folds the chunks and the last partial tile and writes this rank's record
-//!      (kernel/rank_kernels.cuh; reads n items);
+//!   1. this rank's total, with no look-back (kernel/rank_kernels.cuh; reads n items): chunks of the
+//!      slice folded by independent blocks, which write the rank's record; where the chunks outnumber
+//!      what a record holds (detail::rank_record_capacity; ~32 tiles of native's shape), one more block
+//!      folds their totals into one;
 //!   2. `ncclAllGather` of the records, one slot per rank (detail::rank_slot_bytes: 256 bytes, or a
-//!      multiple for accumulators over ~240 bytes);
-//!   3. one thread folds this rank's seed from the lower ranks' records (kernel::rank_carry);
-//!   4. the family's scan of the slice with that seed, read from device memory (reads n, writes n).
+//!      multiple for accumulators over ~220 bytes);
+//!   3. the family's scan of the slice (reads n, writes n), whose tiles fold the seed from the lower
+//!      ranks' records where they need it (detail::gathered_seed).
 //!
 //! Traffic: the family's own scan plus one more read of the slice (3n items for the single-pass
 //! families' plain scans; by-key scans read the keys in both passes), and one gather of a slot per
-//! rank. Launches: the two first-pass kernels, the carry kernel and the family's launches (an empty
-//! slice: one kernel that writes its record, and the collective). The host never waits in between,
-//! so `_nosync` policies never synchronize and can be captured in a CUDA graph (once NCCL has
-//! connected the communicator, at its first collective).
+//! rank. Launches: one or two first-pass kernels, the collective, and the family's launches. The host
+//! never waits in between, so `_nosync` policies never synchronize and can be captured in a CUDA graph
+//! (once NCCL has connected the communicator, at its first collective).
 //!
 //! Determinism: the first pass and the fold of the lower ranks associate in an order fixed by the
 //! slices' sizes alone; the last pass is the family's scan. So a rank's bits repeat from run to run
@@ -75,24 +75,24 @@ inline void throw_on_nccl(ncclResult_t status, ncclComm_t comm, const char* what
 }
 
 //! Where one call's temporary storage goes: the family's storage for the scan, the chunks' totals of
-//! the first pass, the gathered records, then the seed; each part 256-byte aligned.
+//! the first pass (when they do not go into the record), then the gathered records; each part
+//! 256-byte aligned.
 struct rank_layout {
   std::size_t chunks_offset;
   std::size_t records_offset;
-  std::size_t seed_offset;
   std::size_t bytes;
 };
 
 constexpr rank_layout make_rank_layout(std::size_t family_bytes, std::size_t chunk_bytes, int ranks,
-                                       std::size_t slot_bytes, std::size_t seed_bytes) {
+                                       std::size_t slot_bytes) {
   const std::size_t chunks  = detail::align_up(family_bytes, detail::storage_alignment);
   const std::size_t records = chunks + detail::align_up(chunk_bytes, detail::storage_alignment);
-  const std::size_t seed    = records + static_cast<std::size_t>(ranks) * slot_bytes;
-  return rank_layout{chunks, records, seed, seed + detail::align_up(seed_bytes, detail::storage_alignment)};
+  return rank_layout{chunks, records, records + static_cast<std::size_t>(ranks) * slot_bytes};
 }
 
-//! Chunks the first pass aims at: enough to fill any GPU several times over (~1000 blocks are resident
-//! on an H100), few enough for one block to fold their totals in a few microseconds.
+//! Chunks the first pass aims at when they do not fit the record: enough to fill any GPU several
+//! times over (~1000 blocks are resident on an H100), few enough for one block to fold their totals
+//! in a few microseconds.
 constexpr std::int64_t rank_target_chunks = 4096;
 
 //! Full tiles per chunk of the first pass: a function of the tile count alone (so that totals, and
@@ -100,6 +100,17 @@ constexpr std::int64_t rank_target_chunks = 4096;
 constexpr std::int64_t rank_tiles_per_chunk(std::int64_t full_tiles) {
   const std::int64_t per = full_tiles / rank_target_chunks;
   return per > 1 ? per : 1;
+}
+
+//! The first pass over n items in tiles of `tile_items`: a chunk per tile (the last with the items
+//! after the last full tile) whose totals go straight into the record where at most `capacity` of
+//! them, else chunks of rank_tiles_per_chunk tiles, folded into one total by a second kernel.
+constexpr kernel::rank_chunks make_rank_chunks(std::int64_t n, std::int64_t tile_items, int capacity) {
+  const std::int64_t full = n / tile_items;
+  const std::int64_t one_per_tile = full > 0 ? full : 1;
+  if (one_per_tile <= capacity) return {full, 1, one_per_tile, n > 0 ? static_cast<int>(one_per_tile) : 0, true};
+  const std::int64_t per = rank_tiles_per_chunk(full);
+  return {full, per, detail::ceil_div(full, per), 1, false};
 }
 
 //! The communicator's size and this process's rank in it.
@@ -148,12 +159,13 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   using key_t    = typename boundary::key_type;
   using total_problem = detail::scan_problem<in_t, T*, T, op_t, detail::identity_finish, detail::scan_kind::inclusive, false>;
   using reduce_row    = row_for<native_tuning, sizeof(T)>;  // the first pass: native's tiles, any family
-  using reduce_tile   = tile::transposed_tile<total_problem, native_tuning, reduce_row, reduce_row::items_per_thread>;
+  using chunk         = tile::chunk_total<total_problem, native_tuning, reduce_row>;
+  using seed_source   = detail::gathered_seed<T, key_t, op_t, boundary>;
   using seeded_problem = detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t,
                                               typename Problem::finish_type,
                                               Problem::exclusive ? detail::scan_kind::exclusive
                                                                  : detail::scan_kind::inclusive,
-                                              true, detail::device_seed<T>>;
+                                              true, seed_source>;
   constexpr std::size_t slot_bytes = detail::rank_slot_bytes<T, key_t>();
 
   ncclComm_t comm           = policy.comm;
@@ -167,43 +179,38 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   const boundary bound = detail::boundary_of<in_t>::get(problem.in);
 
   // The plan: the first pass's chunks, the family's for the scan; then one allocation for the call.
-  const auto facts              = detail::current_device_facts();
-  const std::int64_t full_tiles = n / reduce_tile::tile_items;
-  const std::int64_t per_chunk  = rank_tiles_per_chunk(full_tiles);
-  const std::int64_t chunks     = detail::ceil_div(full_tiles, per_chunk);
+  const auto facts = detail::current_device_facts();
+  const kernel::rank_chunks chunks =
+      make_rank_chunks(n, chunk::tile_items, detail::rank_record_capacity<T, key_t>());
   const total_problem total{problem.in, nullptr, n, problem.op, {}, problem.seed, {}};
-  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed, {nullptr}};
+  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed,
+                        seed_source{nullptr, f.rank, Problem::has_seed ? 1 : 0, problem.op, bound}};
   decltype(family::template plan<Tuning, hooks>(seeded, facts)) seeded_plan{};
   if (n > 0) seeded_plan = family::template plan<Tuning, hooks>(seeded, facts);
-  const auto chunk_kernel = kernel::rank_chunk_totals<native_tuning, reduce_row, total_problem>;
-  if (chunks > 0) opt_in_dynamic_smem(chunk_kernel, reduce_tile::smem_bytes, facts, "archscan: a scan across ranks");
-  const rank_layout layout = make_rank_layout(n > 0 ? seeded_plan.temp_bytes : 0,
-                                              static_cast<std::size_t>(chunks) * sizeof(T), f.ranks, slot_bytes,
-                                              sizeof(detail::maybe<T>));
+  const auto chunk_kernel = kernel::rank_chunk_totals<native_tuning, reduce_row, total_problem, boundary>;
+  opt_in_dynamic_smem(chunk_kernel, chunk::smem_bytes, facts, "archscan: a scan across ranks");
+  const rank_layout layout =
+      make_rank_layout(n > 0 ? seeded_plan.temp_bytes : 0,
+                       chunks.in_record ? 0 : static_cast<std::size_t>(chunks.chunks) * sizeof(T), f.ranks, slot_bytes);
   temporary_storage<comm_policy<Tuning, Blocking>> storage(policy, layout.bytes);
   auto* d_temp   = static_cast<unsigned char*>(storage.data());
   auto* d_chunks = reinterpret_cast<T*>(d_temp + layout.chunks_offset);
   auto* d_slots  = d_temp + layout.records_offset;
   auto* d_record = reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
-  auto* d_seed   = reinterpret_cast<detail::maybe<T>*>(d_temp + layout.seed_offset);
 
-  if (chunks > 0) {
-    check_grid(chunks, "archscan: a scan across ranks: too many chunks");
-    chunk_kernel<<<static_cast<unsigned>(chunks), reduce_row::block_threads, reduce_tile::smem_bytes, stream>>>(
-        total, per_chunk, full_tiles, d_chunks);
-    detail::throw_on_launch_error("archscan: rank_chunk_totals");
+  check_grid(chunks.chunks, "archscan: a scan across ranks: too many chunks");
+  chunk_kernel<<<static_cast<unsigned>(chunks.chunks), reduce_row::block_threads, chunk::smem_bytes, stream>>>(
+      total, chunks, chunks.in_record ? d_record->totals : d_chunks, d_record, signature, bound);
+  detail::throw_on_launch_error("archscan: rank_chunk_totals");
+  if (!chunks.in_record) {
+    kernel::rank_fold_totals<<<1, kernel::rank_fold_threads, 0, stream>>>(d_chunks, chunks.chunks, problem.op,
+                                                                          d_record->totals);
+    detail::throw_on_launch_error("archscan: rank_fold_totals");
   }
-  kernel::rank_fold_record<<<1, kernel::rank_record_threads, 0, stream>>>(total, d_chunks, chunks,
-                                                                     full_tiles * reduce_tile::tile_items, d_record,
-                                                                     signature, bound);
-  detail::throw_on_launch_error("archscan: rank_fold_record");
   throw_on_nccl(ncclAllGather(d_record, d_slots, slot_bytes, ncclUint8, comm, stream), comm,
                 "archscan: ncclAllGather of the ranks' records");
   if (n > 0) {
-    const detail::maybe<T> own_seed{problem.seed, Problem::has_seed ? 1 : 0};
-    kernel::rank_carry<T, key_t><<<1, 1, 0, stream>>>(d_slots, f.rank, own_seed, problem.op, bound, d_seed);
-    detail::throw_on_launch_error("archscan: rank_carry");
-    seeded.seed_source.d = d_seed;
+    seeded.seed_source.d_slots = d_slots;
     family::template launch<Tuning, hooks>(seeded, seeded_plan, d_temp, stream);
   }
   if constexpr (Blocking) {

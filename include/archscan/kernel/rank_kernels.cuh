@@ -1,68 +1,67 @@
 #pragma once
-//! \file The kernels of a scan across ranks besides the family's scan (dispatch/rank_dispatch.cuh).
-//! Before the gather, the rank's total without a look-back: chunks of full tiles folded by
-//! independent blocks (rank_chunk_totals), then one block folds the chunks' totals and the items after
-//! the last full tile and writes the rank's record (rank_fold_record); every association depends on n and
-//! the tile shape alone. After the gather, one thread folds the rank's seed (rank_carry).
+//! \file The kernels of a scan across ranks before the gather (dispatch/rank_dispatch.cuh): the rank's
+//! total with no look-back. Independent blocks fold chunks of the slice (rank_chunk_totals) and one of
+//! them writes the record's header and keys; where the chunks outnumber what a record holds, one more
+//! block folds their totals into one (rank_fold_totals). Every association depends on n and the tile
+//! shape alone. After the gather, the family's scan folds its seed from the records itself.
 
 #include <cstdint>
 
 #include <archscan/detail/maybe.cuh>
 #include <archscan/detail/rank_carry.cuh>
+#include <archscan/tile/chunk_total.cuh>
 #include <archscan/tile/ordered_fold.cuh>
-#include <archscan/tile/transposed_tile.cuh>
 
 namespace archscan::kernel {
 
-//! Threads of the block that folds a rank's record (rank_fold_record).
-constexpr int rank_record_threads = 256;
+//! How a rank's first pass splits its slice: chunk b folds full tiles [b * tiles_per_chunk, ...) of
+//! `full_tiles`, the last chunk also the items after them; `record_totals` totals go into the record
+//! (the chunks' own, or their fold).
+struct rank_chunks {
+  std::int64_t full_tiles;
+  std::int64_t tiles_per_chunk;
+  std::int64_t chunks;  //!< >= 1: an empty slice still writes its record's header
+  int record_totals;    //!< chunks where they fit the record, else 1 (0 for an empty slice)
+  bool in_record;       //!< the chunks' totals go straight into the record (no rank_fold_totals)
+};
 
-//! Chunk blockIdx.x: tiles [blockIdx.x * tiles_per_chunk, ...), at most `tiles_per_chunk` of the
-//! `full_tiles`, folded into d_chunk_totals[blockIdx.x].
-template <class Tuning, class Row, class Problem>
+//! Threads of the block that folds the chunks' totals (rank_fold_totals).
+constexpr int rank_fold_threads = 256;
+
+//! Chunk blockIdx.x's total into d_totals[blockIdx.x] (the record's totals, or temporary storage);
+//! block 0 also writes the record's header and keys.
+template <class Tuning, class Row, class Problem, class Boundary>
 __global__ void __launch_bounds__(Row::block_threads)
-    rank_chunk_totals(Problem p, std::int64_t tiles_per_chunk, std::int64_t full_tiles,
-                      typename Problem::accum_type* d_chunk_totals) {
+    rank_chunk_totals(Problem p, rank_chunks plan, typename Problem::accum_type* d_totals,
+                      detail::rank_record<typename Problem::accum_type, typename Boundary::key_type>* d_record,
+                      std::uint64_t signature, Boundary boundary) {
   extern __shared__ __align__(16) unsigned char smem[];
-  using tile_t              = tile::transposed_tile<Problem, Tuning, Row, Row::items_per_thread>;
-  const std::int64_t first  = static_cast<std::int64_t>(blockIdx.x) * tiles_per_chunk;
-  const std::int64_t count  = first + tiles_per_chunk < full_tiles ? tiles_per_chunk : full_tiles - first;
-  const auto total          = tile_t::reduce_tiles(p, first, count, smem);
-  if (threadIdx.x == 0) d_chunk_totals[blockIdx.x] = total;
-}
-
-//! This rank's record: header, total (the chunks' totals, then items [tail, n)) and boundary keys.
-template <class Problem, class Boundary>
-__global__ void __launch_bounds__(rank_record_threads)
-    rank_fold_record(Problem p, const typename Problem::accum_type* d_chunk_totals, std::int64_t chunks, std::int64_t tail,
-                detail::rank_record<typename Problem::accum_type, typename Boundary::key_type>* d_record,
-                std::uint64_t signature, Boundary boundary) {
-  using T    = typename Problem::accum_type;
-  using fold = tile::ordered_fold<T, rank_record_threads>;
-  __shared__ typename fold::storage s;
-  detail::maybe<T> total{p.seed, 0};  // p.seed: a value of T to fill an absent maybe with
-  if (chunks > 0) total = fold::fold(chunks, [&](std::int64_t i) { return d_chunk_totals[i]; }, p.op, s);
-  if (tail < p.n) {
-    __syncthreads();  // s is reused
-    const detail::maybe<T> rest = fold::fold(p.n - tail, [&](std::int64_t i) { return p.load(tail + i); }, p.op, s);
-    total = detail::maybe_op<typename Problem::op_type>{p.op}(total, rest);
-  }
+  using chunk              = tile::chunk_total<Problem, Tuning, Row>;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * plan.tiles_per_chunk;
+  const std::int64_t left  = plan.full_tiles - first;
+  const std::int64_t count = left < plan.tiles_per_chunk ? (left > 0 ? left : 0) : plan.tiles_per_chunk;
+  const bool last_chunk    = blockIdx.x + 1 == gridDim.x;
+  const auto total = chunk::fold(p, first, count, last_chunk ? plan.full_tiles * chunk::tile_items : p.n, smem);
   if (threadIdx.x == 0) {
-    d_record->header = detail::rank_header{signature, p.n};
-    if (p.n > 0) {
-      d_record->total     = total.value;
-      d_record->first_key = boundary.first_key();
-      d_record->last_key  = boundary.last_key(p.n);
+    if (total.valid) d_totals[blockIdx.x] = total.value;
+    if (blockIdx.x == 0) {
+      d_record->header = detail::rank_header{signature, p.n, plan.record_totals};
+      if (p.n > 0) {
+        d_record->first_key = boundary.first_key();
+        d_record->last_key  = boundary.last_key(p.n);
+      }
     }
   }
 }
 
-//! One thread, after the gather: this rank's seed, its own (`seed`, maybe absent) folded with the
-//! lower ranks' totals from the gathered records (detail::fold_lower_ranks).
-template <class Accum, class Key, class Op, class Boundary>
-__global__ void rank_carry(const unsigned char* d_slots, int rank, detail::maybe<Accum> seed, Op op, Boundary boundary,
-                           detail::maybe<Accum>* d_seed) {
-  *d_seed = detail::fold_lower_ranks<Accum, Key>(d_slots, rank, seed, op, boundary);
+//! The chunks' totals folded in order into `*d_total` (the record's one total), by one block.
+template <class Accum, class Op>
+__global__ void __launch_bounds__(rank_fold_threads)
+    rank_fold_totals(const Accum* d_chunk_totals, std::int64_t chunks, Op op, Accum* d_total) {
+  using fold = tile::ordered_fold<Accum, rank_fold_threads>;
+  __shared__ typename fold::storage s;
+  const auto total = fold::fold(chunks, [&](std::int64_t i) { return d_chunk_totals[i]; }, op, s);
+  if (threadIdx.x == 0) *d_total = total.value;
 }
 
 }  // namespace archscan::kernel

@@ -2,6 +2,8 @@
 //! \file The fold, in order, of a short sequence by one block: each thread folds a contiguous run of
 //! it, then the runs meet in a block-wide scan of `maybe`s (threads past the end hold none). A
 //! rank's total (dispatch/rank_dispatch.cuh) folds its chunks' totals and its last partial tile so.
+//! A thread reads its run in batches of `batch` independent loads, so that a run costs a few memory
+//! latencies rather than one per item.
 
 #include <cstdint>
 
@@ -14,6 +16,7 @@ template <class T, int Threads>
 struct ordered_fold {
   using scan    = block::warp_totals_scan<detail::maybe<T>, Threads>;
   using storage = typename scan::storage;
+  static constexpr int batch = 8;
 
   //! `get(i)` for i in [0, count), count >= 1, folded left to right by `op`, returned to every thread
   //! (always present). The association depends on count and Threads alone. `s` may be reused after a
@@ -24,7 +27,15 @@ struct ordered_fold {
     const std::int64_t lo  = static_cast<std::int64_t>(threadIdx.x) * per;
     const std::int64_t hi  = lo + per < count ? lo + per : count;
     detail::maybe<T> run{lo < hi ? get(lo) : get(0), lo < hi ? 1 : 0};
-    for (std::int64_t i = lo + 1; i < hi; ++i) run.value = static_cast<T>(op(run.value, get(i)));
+    for (std::int64_t i = lo + 1; i < hi; i += batch) {
+      T x[batch];
+#pragma unroll
+      for (int k = 0; k < batch; ++k) x[k] = i + k < hi ? get(i + k) : x[0];
+#pragma unroll
+      for (int k = 0; k < batch; ++k) {
+        if (i + k < hi) run.value = static_cast<T>(op(run.value, x[k]));
+      }
+    }
     detail::maybe<T> unused = run;
     return scan::exclusive_scan(run, unused, detail::maybe_op<Op>{op}, s);
   }
