@@ -13,6 +13,7 @@
 //   archscan-across [--json FILE] [--max-log2 30] [--samples 15]
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <fstream>
@@ -79,12 +80,20 @@ struct wrong_prefix {
 //! Calls per sample: enough that a batch lasts well over the event resolution.
 int batch_of(std::int64_t bytes) { return bytes >= (std::int64_t{1} << 28) ? 2 : bytes >= (1 << 24) ? 5 : 20; }
 
+//! Microseconds per call: on the stream (events), and on the host to issue it (where the two are
+//! close, a small call is bound by the host, not the GPU).
+struct timing {
+  double us;
+  double host_us;
+};
+
 //! Runs `call(rank)` on `ranks` threads (one per GPU 0..ranks-1) `batch` times per sample, after 2
-//! warm-up calls; returns the median over samples of the slowest rank's time per call, in microseconds.
-double time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaStream_t>& streams,
+//! warm-up calls; returns the medians over samples of the slowest rank's times per call.
+timing time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaStream_t>& streams,
                      const std::function<void(int)>& call) {
-  // ms[i][r]: sample i, rank r, per call.
+  // ms[i][r], host_ms[i][r]: sample i, rank r, per call.
   std::vector<std::vector<double>> ms(static_cast<std::size_t>(samples), std::vector<double>(static_cast<std::size_t>(ranks)));
+  auto host_ms = ms;
   barrier sync(ranks);
   std::vector<std::thread> threads;
   for (int r = 0; r < ranks; ++r) {
@@ -96,24 +105,31 @@ double time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaSt
       check(cudaStreamSynchronize(s), "warm-up");
       for (int i = 0; i < samples; ++i) {
         sync.wait();
+        double host = 0;
         const double t = timer.time_ms(s, [&] {
+          const auto t0 = std::chrono::steady_clock::now();
           for (int b = 0; b < batch; ++b) call(r);
+          host = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         });
-        ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)] = t / batch;
+        ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)]      = t / batch;
+        host_ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)] = host / batch;
       }
     });
   }
   for (auto& t : threads) t.join();
-  std::vector<double> slowest;
-  for (const auto& sample : ms) slowest.push_back(*std::max_element(sample.begin(), sample.end()));
-  return 1000.0 * archscan::perf::median(slowest);
+  const auto slowest_median = [](const std::vector<std::vector<double>>& per_sample) {
+    std::vector<double> slowest;
+    for (const auto& sample : per_sample) slowest.push_back(*std::max_element(sample.begin(), sample.end()));
+    return 1000.0 * archscan::perf::median(slowest);
+  };
+  return {slowest_median(ms), slowest_median(host_ms)};
 }
 
 struct row {
   std::string what;
   int gpus;
   std::int64_t per_gpu;
-  double us;
+  timing t;
 };
 
 }  // namespace
@@ -153,7 +169,7 @@ int main(int argc, char** argv) {
           check(cudaSetDevice(r), "cudaSetDevice");
           check(cudaMalloc(&bufs[static_cast<std::size_t>(r)], 8 * static_cast<std::size_t>(k)), "cudaMalloc");
         }
-        const double us = time_on_ranks(k, samples, 20, streams, [&](int r) {
+        const timing us = time_on_ranks(k, samples, 20, streams, [&](int r) {
           auto* b = static_cast<char*>(bufs[static_cast<std::size_t>(r)]);
           nccl_check(ncclAllGather(b + 8 * r, b, 8, ncclUint8, comms[static_cast<std::size_t>(r)], streams[static_cast<std::size_t>(r)]), "ncclAllGather");
         });
@@ -227,16 +243,18 @@ int main(int argc, char** argv) {
 
     std::printf("# archscan-across on %d x %s (CCCL %s): exclusive sums of int32, native_nosync; median of %d samples, microseconds\n\n",
                 devices, prop.name, archscan::perf::cccl_version().c_str(), samples);
-    std::printf("| what | GPUs | items per GPU | us | GB/s per GPU (read+write) |\n| --- | ---: | ---: | ---: | ---: |\n");
+    std::printf("| what | GPUs | items per GPU | us | GB/s per GPU (read+write) | host us to issue |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
     nlohmann::json j;
     j["device"]  = prop.name;
     j["gpus"]    = devices;
     j["cccl"]    = archscan::perf::cccl_version();
     j["samples"] = samples;
     for (const row& r : rows) {
-      const double gbs = r.per_gpu > 0 ? 8.0 * static_cast<double>(r.per_gpu) / (r.us * 1e3) : 0.0;
-      std::printf("| %s | %d | %lld | %.2f | %.0f |\n", r.what.c_str(), r.gpus, static_cast<long long>(r.per_gpu), r.us, gbs);
-      j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.us}});
+      const double gbs = r.per_gpu > 0 ? 8.0 * static_cast<double>(r.per_gpu) / (r.t.us * 1e3) : 0.0;
+      std::printf("| %s | %d | %lld | %.2f | %.0f | %.2f |\n", r.what.c_str(), r.gpus, static_cast<long long>(r.per_gpu), r.t.us,
+                  gbs, r.t.host_us);
+      j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us},
+                           {"host_us", r.t.host_us}});
     }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(1) << "\n";
     return ok;

@@ -291,12 +291,15 @@ TEST(RankLayout, FirstPassPutsSmallSlicesTotalsInTheRecord) {
   EXPECT_TRUE(empty.in_record && empty.chunks == 1 && empty.record_totals == 0 && empty.full_tiles == 0);
   const auto partial = make_rank_chunks(tile - 1, tile, capacity);
   EXPECT_TRUE(partial.in_record && partial.chunks == 1 && partial.record_totals == 1 && partial.full_tiles == 0);
-  const auto at_2_16 = make_rank_chunks(1 << 16, tile, capacity);  // 12 full tiles and a tail
-  EXPECT_TRUE(at_2_16.in_record && at_2_16.chunks == 12 && at_2_16.record_totals == 12 && at_2_16.tiles_per_chunk == 1);
-  const auto fits = make_rank_chunks(capacity * tile + tile - 1, tile, capacity);
+  const auto at_2_16 = make_rank_chunks(1 << 16, tile, capacity);  // 12 full tiles, then the tail's own chunk
+  EXPECT_TRUE(at_2_16.in_record && at_2_16.chunks == 13 && at_2_16.record_totals == 13 && at_2_16.tiles_per_chunk == 1);
+  EXPECT_EQ(12, at_2_16.full_tiles);
+  const auto fits = make_rank_chunks(capacity * tile, tile, capacity);
   EXPECT_TRUE(fits.in_record && fits.chunks == capacity && fits.record_totals == capacity);
-  const auto over = make_rank_chunks((capacity + 1) * tile, tile, capacity);
-  EXPECT_TRUE(!over.in_record && over.chunks == capacity + 1 && over.record_totals == 1);
+  const auto fits_with_tail = make_rank_chunks((capacity - 1) * tile + 1, tile, capacity);
+  EXPECT_TRUE(fits_with_tail.in_record && fits_with_tail.chunks == capacity);
+  const auto over = make_rank_chunks(capacity * tile + 1, tile, capacity);
+  EXPECT_TRUE(!over.in_record && over.chunks == capacity && over.record_totals == 1 && over.full_tiles == capacity);
   for (std::int64_t n : {std::int64_t{1} << 20, (std::int64_t{1} << 30) + 7, std::int64_t{1} << 40}) {
     const auto c = make_rank_chunks(n, tile, capacity);
     EXPECT_FALSE(c.in_record);

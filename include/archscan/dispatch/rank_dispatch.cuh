@@ -102,13 +102,15 @@ constexpr std::int64_t rank_tiles_per_chunk(std::int64_t full_tiles) {
   return per > 1 ? per : 1;
 }
 
-//! The first pass over n items in tiles of `tile_items`: a chunk per tile (the last with the items
-//! after the last full tile) whose totals go straight into the record where at most `capacity` of
-//! them, else chunks of rank_tiles_per_chunk tiles, folded into one total by a second kernel.
+//! The first pass over n items in tiles of `tile_items`: where at most `capacity` chunks, one per
+//! full tile and one for the items after them (so that the partial tile's fold runs beside the full
+//! tiles, not after one), whose totals go straight into the record; else chunks of
+//! rank_tiles_per_chunk tiles, the last with the items after them, folded into one total by a second
+//! kernel.
 constexpr kernel::rank_chunks make_rank_chunks(std::int64_t n, std::int64_t tile_items, int capacity) {
   const std::int64_t full = n / tile_items;
-  const std::int64_t one_per_tile = full > 0 ? full : 1;
-  if (one_per_tile <= capacity) return {full, 1, one_per_tile, n > 0 ? static_cast<int>(one_per_tile) : 0, true};
+  const std::int64_t own  = full + (n % tile_items > 0 ? 1 : 0);
+  if (own <= capacity) return {full, 1, own > 0 ? own : 1, static_cast<int>(own), true};
   const std::int64_t per = rank_tiles_per_chunk(full);
   return {full, per, detail::ceil_div(full, per), 1, false};
 }

@@ -15,8 +15,8 @@
 namespace archscan::kernel {
 
 //! How a rank's first pass splits its slice: chunk b folds full tiles [b * tiles_per_chunk, ...) of
-//! `full_tiles`, the last chunk also the items after them; `record_totals` totals go into the record
-//! (the chunks' own, or their fold).
+//! `full_tiles` (none past the last), the last chunk also the items after them; `record_totals`
+//! totals go into the record (the chunks' own, or their fold).
 struct rank_chunks {
   std::int64_t full_tiles;
   std::int64_t tiles_per_chunk;

@@ -16,7 +16,9 @@ template <class T, int Threads>
 struct ordered_fold {
   using scan    = block::warp_totals_scan<detail::maybe<T>, Threads>;
   using storage = typename scan::storage;
-  static constexpr int batch = 8;
+  //! Loads in flight per thread: ~128 bytes of registers (a partial int32 tile of native's shape is one
+  //! batch per thread).
+  static constexpr int batch = sizeof(T) > 128 ? 1 : sizeof(T) < 4 ? 32 : static_cast<int>(128 / sizeof(T));
 
   //! `get(i)` for i in [0, count), count >= 1, folded left to right by `op`, returned to every thread
   //! (always present). The association depends on count and Threads alone. `s` may be reused after a
