@@ -125,6 +125,17 @@ timing time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaSt
   return {slowest_median(ms), slowest_median(host_ms)};
 }
 
+__global__ void empty_kernel() {}
+
+//! Host microseconds per call of `f`, over `reps` calls (after one), on this thread.
+template <class F>
+double host_us_per_call(int reps, F&& f) {
+  f();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) f();
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+}
+
 struct row {
   std::string what;
   int gpus;
@@ -152,6 +163,7 @@ int main(int argc, char** argv) {
       check(cudaStreamCreateWithFlags(&streams[static_cast<std::size_t>(d)], cudaStreamNonBlocking), "cudaStreamCreate");
     }
     std::vector<row> rows;
+    std::vector<std::pair<std::string, double>> host_costs;  // what a scan across ranks issues, one thread
     bool ok = true;
     std::vector<std::int64_t> sizes;
     for (int lg : {16, 20, 24, 28, 29, 30})
@@ -238,6 +250,32 @@ int main(int argc, char** argv) {
           delete out[static_cast<std::size_t>(r)];
         }
       }
+      if (k == devices) {  // the host's share of one call, piece by piece, on GPU 0 alone
+        check(cudaSetDevice(0), "cudaSetDevice");
+        cudaStream_t s = streams[0];
+        const int reps = 2000;
+        host_costs.push_back({"ncclCommCount + ncclCommUserRank + ncclCommCuDevice + cudaGetDevice",
+                              host_us_per_call(reps, [&] {
+                                int c = 0, u = 0, d = 0;
+                                ncclCommCount(comms[0], &c);
+                                ncclCommUserRank(comms[0], &u);
+                                ncclCommCuDevice(comms[0], &d);
+                                cudaGetDevice(&d);
+                              })});
+        host_costs.push_back({"kernel launch (13 blocks of 128 threads, empty)",
+                              host_us_per_call(reps, [&] { empty_kernel<<<13, 128, 0, s>>>(); })});
+        host_costs.push_back({"cudaMallocAsync + cudaFreeAsync (64 KiB)", host_us_per_call(reps, [&] {
+                                void* p = nullptr;
+                                cudaMallocAsync(&p, 1 << 16, s);
+                                cudaFreeAsync(p, s);
+                              })});
+        check(cudaStreamSynchronize(s), "host costs");
+        thrust::device_vector<int> v(1 << 16);
+        host_costs.push_back({"archscan::native_nosync exclusive_scan, 2^16 int32 (one GPU)", host_us_per_call(reps, [&] {
+                                thrust::exclusive_scan(archscan::native_nosync.on(s), v.begin(), v.end(), v.begin());
+                              })});
+        check(cudaStreamSynchronize(s), "host costs");
+      }
       for (auto c : comms) ncclCommDestroy(c);
     }
 
@@ -255,6 +293,11 @@ int main(int argc, char** argv) {
                   gbs, r.t.host_us);
       j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us},
                            {"host_us", r.t.host_us}});
+    }
+    std::printf("\n| host cost per call (one thread, GPU 0) | us |\n| --- | ---: |\n");
+    for (const auto& [what, us] : host_costs) {
+      std::printf("| %s | %.2f |\n", what.c_str(), us);
+      j["host_costs"].push_back({{"what", what}, {"us", us}});
     }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(1) << "\n";
     return ok;

@@ -132,9 +132,14 @@ constexpr std::string_view signature_text() {
 //! and of programs built with the same compiler.
 template <class... Parts>
 std::uint64_t rank_signature() {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const char c : signature_text<Parts...>()) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  return h;
+  // Hashed once per instantiation: the text runs to hundreds of characters, and every call of a scan
+  // across ranks needs the hash.
+  static const std::uint64_t hash = [] {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const char c : signature_text<Parts...>()) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    return h;
+  }();
+  return hash;
 }
 
 //! Rank `rank`'s seed: `seed` (its own, possibly absent) folded with the totals of the non-empty ranks
