@@ -11,6 +11,14 @@
 // of its input (item i = i mod 7). Writes a markdown table to stdout and JSON to --json FILE.
 //
 //   archscan-across [--json FILE] [--max-log2 30] [--samples 15]
+//
+// Processes mode, one process per GPU as multi-GPU jobs usually run (the threads of one process
+// share the CUDA driver, and at small n their calls wait on each other there): start PROCS copies,
+//   id=$(mktemp -u); for r in 0 1; do archscan-across --procs 2 --rank $r --id $id [--json F] & done; wait
+// Rank r runs on GPU r; rank 0 writes the NCCL id to the file ID (a fresh path) and prints. Rows:
+// allgather8, and one_gpu (every rank at once, each on its own GPU, no communicator) and across at
+// 2^16 and 2^20 items per GPU, where the host's share of a call decides its time. A sample is the
+// slowest rank's, as in threads mode (the ranks meet in an all-reduce before each sample).
 
 #include <algorithm>
 #include <chrono>
@@ -143,16 +151,125 @@ struct row {
   timing t;
 };
 
+//! Rank 0 makes the NCCL id and leaves it in the file `path`; the others wait for it there.
+ncclUniqueId shared_id(int rank, const std::string& path) {
+  ncclUniqueId id{};
+  if (rank == 0) {
+    nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    std::ofstream(path + ".tmp", std::ios::binary).write(id.internal, sizeof(id.internal));
+    std::rename((path + ".tmp").c_str(), path.c_str());  // the others never see half a file
+  } else {
+    std::ifstream in;
+    while (!(in = std::ifstream(path, std::ios::binary))) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    in.read(id.internal, sizeof(id.internal));
+  }
+  return id;
+}
+
+//! Processes mode (see the top of this file): this process is rank `rank` of `procs`.
+bool run_processes(int rank, int procs, const std::string& id_path, int samples, const std::string& json_path,
+                   const cudaDeviceProp& prop) {
+  check(cudaSetDevice(rank), "cudaSetDevice");
+  ncclComm_t comm = nullptr;
+  nccl_check(ncclCommInitRank(&comm, procs, shared_id(rank, id_path), rank), "ncclCommInitRank");
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  thrust::device_vector<double> d_meet(1), d_times(2 * static_cast<std::size_t>(samples));
+  auto* meet = thrust::raw_pointer_cast(d_meet.data());
+  auto* times = thrust::raw_pointer_cast(d_times.data());
+  const auto meet_all = [&] {  // every rank here before a sample starts
+    nccl_check(ncclAllReduce(meet, meet, 1, ncclFloat64, ncclMax, comm, s), "ncclAllReduce");
+    check(cudaStreamSynchronize(s), "meeting");
+  };
+  archscan::perf::event_timer timer;
+  const auto time_calls = [&](int batch, const std::function<void()>& call) -> timing {
+    for (int w = 0; w < 2; ++w) call();
+    check(cudaStreamSynchronize(s), "warm-up");
+    std::vector<double> ms(2 * static_cast<std::size_t>(samples));  // device times, then host times
+    for (int i = 0; i < samples; ++i) {
+      meet_all();
+      double host = 0;
+      const double t = timer.time_ms(s, [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int b = 0; b < batch; ++b) call();
+        host = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      });
+      ms[static_cast<std::size_t>(i)]           = t / batch;
+      ms[static_cast<std::size_t>(samples + i)] = host / batch;
+    }
+    // The slowest rank's sample, then the medians.
+    check(cudaMemcpy(times, ms.data(), ms.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    nccl_check(ncclAllReduce(times, times, ms.size(), ncclFloat64, ncclMax, comm, s), "ncclAllReduce");
+    check(cudaMemcpyAsync(ms.data(), times, ms.size() * sizeof(double), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(s), "slowest rank");
+    return {1000.0 * archscan::perf::median(std::vector<double>(ms.begin(), ms.begin() + samples)),
+            1000.0 * archscan::perf::median(std::vector<double>(ms.begin() + samples, ms.end()))};
+  };
+  std::vector<row> rows;
+  bool ok = true;
+  thrust::device_vector<char> gather_buf(8 * static_cast<std::size_t>(procs));
+  rows.push_back({"allgather8", procs, 0, time_calls(20, [&] {
+                    char* b = thrust::raw_pointer_cast(gather_buf.data());
+                    nccl_check(ncclAllGather(b + 8 * rank, b, 8, ncclUint8, comm, s), "ncclAllGather");
+                  })});
+  for (const std::int64_t n : {std::int64_t{1} << 16, std::int64_t{1} << 20}) {
+    thrust::device_vector<int> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+    thrust::transform(thrust::counting_iterator<std::int64_t>(rank * n), thrust::counting_iterator<std::int64_t>((rank + 1) * n),
+                      in.begin(), mod7{});
+    rows.push_back({"one_gpu", procs, n, time_calls(20, [&] {
+                      thrust::exclusive_scan(archscan::native_nosync.on(s), in.begin(), in.end(), out.begin());
+                    })});
+    rows.push_back({"across", procs, n, time_calls(20, [&] {
+                      thrust::exclusive_scan(archscan::native_nosync.on(s).across(comm), in.begin(), in.end(), out.begin());
+                    })});
+    const auto bad = thrust::count_if(thrust::cuda::par.on(s), thrust::counting_iterator<std::int64_t>(0),
+                                      thrust::counting_iterator<std::int64_t>(n),
+                                      wrong_prefix{thrust::raw_pointer_cast(out.data()), rank * n});
+    if (bad != 0) {
+      std::printf("MISMATCH: across, processes mode, rank %d, %lld items: %lld wrong\n", rank, static_cast<long long>(n),
+                  static_cast<long long>(bad));
+      ok = false;
+    }
+  }
+  ncclCommDestroy(comm);
+  if (rank != 0) return ok;
+  std::printf("# archscan-across, processes mode (one process per GPU), %d x %s (CCCL %s): exclusive sums of int32, "
+              "native_nosync; median of %d samples, microseconds\n\n",
+              procs, prop.name, archscan::perf::cccl_version().c_str(), samples);
+  std::printf("| what | GPUs | items per GPU | us | host us to issue |\n| --- | ---: | ---: | ---: | ---: |\n");
+  nlohmann::json j;
+  j["device"] = prop.name;
+  j["mode"]   = "processes";
+  j["gpus"]   = procs;
+  j["cccl"]   = archscan::perf::cccl_version();
+  for (const row& r : rows) {
+    std::printf("| %s | %d | %lld | %.2f | %.2f |\n", r.what.c_str(), r.gpus, static_cast<long long>(r.per_gpu), r.t.us,
+                r.t.host_us);
+    j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us},
+                         {"host_us", r.t.host_us}});
+  }
+  if (!json_path.empty()) std::ofstream(json_path) << j.dump(1) << "\n";
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string json_path;
-  int max_log2 = 30, samples = 15;
+  std::string json_path, id_path;
+  int max_log2 = 30, samples = 15, procs = 0, rank = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--json") json_path = argv[i + 1];
     if (a == "--max-log2") max_log2 = std::stoi(argv[i + 1]);
     if (a == "--samples") samples = std::stoi(argv[i + 1]);
+    if (a == "--procs") procs = std::stoi(argv[i + 1]);
+    if (a == "--rank") rank = std::stoi(argv[i + 1]);
+    if (a == "--id") id_path = argv[i + 1];
+  }
+  if (procs > 0) {
+    return archscan::perf::run_program("archscan-across", [&](const cudaDeviceProp& prop) {
+      return run_processes(rank, procs, id_path, samples, json_path, prop);
+    });
   }
   return archscan::perf::run_program("archscan-across", [&](const cudaDeviceProp& prop) {
     int devices = 0;

@@ -3,8 +3,9 @@
 #   tools/across_run.sh OUT_DIR
 # Builds (sm_90) the NCCL tests and the multi-GPU benchmark only, runs the tests in both modes (threads:
 # one per GPU; processes: thrust_across_processes, 2 ranks), README's two-process example, then
-# archscan-across. NCCL from
-# tools/nccl_root.sh. Logs and across.json land in OUT_DIR.
+# archscan-across in threads mode and in processes mode (2 processes). NCCL from tools/nccl_root.sh.
+# Logs, across.json and across_processes.json land in OUT_DIR. ARCHSCAN_ACROSS_TESTS=0 skips the
+# tests, ARCHSCAN_ACROSS_BENCH=0 the benchmark.
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?out dir}
@@ -24,7 +25,8 @@ if ! { cmake --preset gpu -B "$build" -DNCCL_ROOT="$NCCL_ROOT" && \
   echo "BUILD FAILED"; tail -n 40 "$out/build.log"; exit 1
 fi
 t1=$(date +%s)
-ctest --test-dir "$build" -R "Rank|Across|across|CommPolicy" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
+[ "${ARCHSCAN_ACROSS_TESTS:-1}" = 0 ] ||
+  ctest --test-dir "$build" -R "Rank|Across|across|CommPolicy" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
 # README's two-process example, with README's commands.
 id=$(mktemp -u); "$build"/scan_across_processes 0 2 "$id" > "$out/example0.txt" 2>&1 & "$build"/scan_across_processes 1 2 "$id" > "$out/example1.txt" 2>&1; r1=$?; wait $!; r0=$?
 { cat "$out/example0.txt" "$out/example1.txt"; echo "example rc: rank 0 $r0, rank 1 $r1"; } > "$out/example.txt"; rm -f "$out"/example[01].txt
@@ -32,6 +34,14 @@ t2=$(date +%s)
 if [ "${ARCHSCAN_ACROSS_BENCH:-1}" != 0 ]; then
   "$build"/perf/archscan-across --json "$out/across.json" > "$out/across.md" 2> "$out/across.err"
   echo "across rc=$?" >> "$out/across.err"
+  # Processes mode (one process per GPU): the small sizes, where the host's share decides.
+  id=$(mktemp -u)
+  "$build"/perf/archscan-across --procs 2 --rank 1 --id "$id" > "$out/across_procs1.txt" 2>&1 &
+  "$build"/perf/archscan-across --procs 2 --rank 0 --id "$id" --json "$out/across_processes.json" \
+    > "$out/across_processes.md" 2> "$out/across_processes.err"
+  echo "across processes rc=$? (rank 0)" >> "$out/across_processes.err"
+  wait $!; echo "rank 1 rc=$?" >> "$out/across_processes.err"; cat "$out/across_procs1.txt" >> "$out/across_processes.err"
+  rm -f "$out/across_procs1.txt"
 fi
 t3=$(date +%s)
 echo "build $((t1 - t0)) s, ctest $((t2 - t1)) s, bench $((t3 - t2)) s"
@@ -39,4 +49,4 @@ cat "$out/gpu.txt"
 grep -E "tests passed|tests failed" "$out/ctest.log" | tail -n 1
 echo "skipped: $(grep -c Skipped "$out/ctest.log")"
 grep -E "\*\*\*Failed|\(Failed\)|Exception|Timeout|Not Run" "$out/ctest.log" | head -n 20
-cat "$out/example.txt" "$out"/across.md "$out"/across.err 2>/dev/null
+cat "$out/example.txt" "$out"/across.md "$out"/across.err "$out"/across_processes.md "$out"/across_processes.err 2>/dev/null
