@@ -71,8 +71,8 @@ struct bind_tuning {
 //! slice, in rank order of the global sequence, and gets the global result
 //! (dispatch/rank_dispatch.cuh; include <archscan/nccl.cuh>).
 //!  - Temporary storage: the family's for the slice, one accumulator per chunk of the first pass
-//!    (fewer than 8192), one record slot (256 bytes, more for accumulators over ~240 bytes) per rank
-//!    and the seed, from archscan's stream-ordered pool.
+//!    where a record cannot hold them (fewer than 8192) and one record slot (256 bytes, more for
+//!    accumulators over ~220 bytes) per rank, from archscan's stream-ordered pool.
 //!  - Synchronization: every step is on the stream. Blocking policies synchronize it before they
 //!    return; `_nosync` ones never do (graph capture works once NCCL has connected the communicator,
 //!    at its first collective). The communicator must outlive the work enqueued on it.

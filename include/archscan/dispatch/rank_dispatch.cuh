@@ -144,8 +144,8 @@ inline rank_facts comm_facts(ncclComm_t comm) {
 
 //! Runs `problem` (n items: this rank's slice; may be 0) as this rank's part of a scan across the
 //! ranks of `policy.comm`. Temporary storage: the family's for n items, one accumulator per chunk of
-//! the first pass (fewer than 8192), one slot of detail::rank_slot_bytes per rank and the seed, from
-//! archscan's stream-ordered pool. Blocking policies synchronize the stream and then throw
+//! the first pass where the record cannot hold them (fewer than 8192) and one slot of
+//! detail::rank_slot_bytes per rank, from archscan's stream-ordered pool. Blocking policies synchronize the stream and then throw
 //! `thrust::system_error` when the ranks disagreed on the call (form, accumulator, operator or key
 //! types; each rank's record carries a signature of them), with the output already overwritten by a
 //! meaningless scan. `_nosync` policies cannot report that disagreement. Either kind can detect it
