@@ -26,20 +26,13 @@ struct identity_finish {
 //! The seed of a problem is its `seed` member (when HasSeed).
 struct host_seed {};
 
-//! The seed is `*d`, written by an earlier kernel on the stream (a scan across ranks folds the lower
-//! ranks' totals there): a plain load wherever a tile asks for the seed, with nothing to fold and no
-//! branch on it (native's look-back asks in every tile).
-template <class Accum>
-struct device_seed {
-  const maybe<Accum>* d;
-  __device__ __forceinline__ maybe<Accum> operator()(const Accum&) const { return *d; }
-};
-
 //! Everything a family needs to run one scan.
 //! Exclusive problems always carry a seed (Thrust's exclusive forms always have an initial value).
 //! `SeedSource` other than host_seed gives the seed on the device, from `seed`, when a tile asks for
 //! it: `seed_source(seed)` returns a `maybe<Accum>`, which may be absent for an inclusive problem
-//! (device_seed: a scan across ranks, dispatch/rank_dispatch.cuh).
+//! (detail::gathered_seed: a scan across ranks folds the lower ranks' totals there,
+//! dispatch/rank_dispatch.cuh). Tiles may ask more than once; a source must give the same bits each
+//! time.
 template <class InIt, class OutIt, class Accum, class Op, class Finish, scan_kind Kind, bool HasSeed,
           class SeedSource = host_seed>
 struct scan_problem {
