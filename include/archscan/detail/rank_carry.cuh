@@ -159,8 +159,11 @@ __host__ __device__ maybe<Accum> fold_lower_ranks(const unsigned char* slots, in
     if (previous != nullptr) boundary(seed.value, previous->last_key, rec->first_key);
     const int count = rec->header.totals;
     // Unrolled with a predicate rather than a loop to `count`: the loads are independent and issue
-    // together, so a tile pays one memory latency per rank, not one per total.
+    // together, so a tile pays one memory latency per rank, not one per total. (Host compilers do not
+    // know the pragma; the host tests run the same loop rolled.)
+#if defined(__CUDA_ARCH__)
 #pragma unroll
+#endif
     for (int i = 0; i < capacity; ++i) {
       if (i < count) {
         seed = seed.valid ? maybe<Accum>{static_cast<Accum>(op(seed.value, rec->totals[i])), 1}
