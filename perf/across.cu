@@ -29,6 +29,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,6 +97,19 @@ struct timing {
   double host_us;
 };
 
+//! One sample: `batch` back-to-back calls on stream `s`, in milliseconds per call on the stream (events)
+//! and on the host (to issue them).
+template <class Call>
+std::pair<double, double> time_batch(archscan::perf::event_timer& timer, cudaStream_t s, int batch, const Call& call) {
+  double host = 0;
+  const double t = timer.time_ms(s, [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int b = 0; b < batch; ++b) call();
+    host = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  });
+  return {t / batch, host / batch};
+}
+
 //! Runs `call(rank)` on `ranks` threads (one per GPU 0..ranks-1) `batch` times per sample, after 2
 //! warm-up calls; returns the medians over samples of the slowest rank's times per call.
 timing time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaStream_t>& streams,
@@ -113,14 +128,8 @@ timing time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaSt
       check(cudaStreamSynchronize(s), "warm-up");
       for (int i = 0; i < samples; ++i) {
         sync.wait();
-        double host = 0;
-        const double t = timer.time_ms(s, [&] {
-          const auto t0 = std::chrono::steady_clock::now();
-          for (int b = 0; b < batch; ++b) call(r);
-          host = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        });
-        ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)]      = t / batch;
-        host_ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)] = host / batch;
+        std::tie(ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)],
+                 host_ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)]) = time_batch(timer, s, batch, [&] { call(r); });
       }
     });
   }
@@ -188,14 +197,7 @@ bool run_processes(int rank, int procs, const std::string& id_path, int samples,
     std::vector<double> ms(2 * static_cast<std::size_t>(samples));  // device times, then host times
     for (int i = 0; i < samples; ++i) {
       meet_all();
-      double host = 0;
-      const double t = timer.time_ms(s, [&] {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int b = 0; b < batch; ++b) call();
-        host = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      });
-      ms[static_cast<std::size_t>(i)]           = t / batch;
-      ms[static_cast<std::size_t>(samples + i)] = host / batch;
+      std::tie(ms[static_cast<std::size_t>(i)], ms[static_cast<std::size_t>(samples + i)]) = time_batch(timer, s, batch, call);
     }
     // The slowest rank's sample, then the medians.
     check(cudaMemcpy(times, ms.data(), ms.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");

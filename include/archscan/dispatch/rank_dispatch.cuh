@@ -145,10 +145,10 @@ inline rank_facts comm_facts(ncclComm_t comm) {
 //! Runs `problem` (n items: this rank's slice; may be 0) as this rank's part of a scan across the
 //! ranks of `policy.comm`. Temporary storage: the family's for n items, one accumulator per chunk of
 //! the first pass where the record cannot hold them (fewer than 8192) and one slot of
-//! detail::rank_slot_bytes per rank, from archscan's stream-ordered pool. Blocking policies synchronize the stream and then throw
-//! `thrust::system_error` when the ranks disagreed on the call (form, accumulator, operator or key
-//! types; each rank's record carries a signature of them), with the output already overwritten by a
-//! meaningless scan. `_nosync` policies cannot report that disagreement. Either kind can detect it
+//! detail::rank_slot_bytes per rank, from archscan's stream-ordered pool. Blocking policies
+//! synchronize the stream and then throw `thrust::system_error` when the ranks disagreed on the call
+//! (form, accumulator, operator or key types; each rank's record carries a signature of them), with
+//! the output already overwritten by a meaningless scan. `_nosync` policies cannot report that disagreement. Either kind can detect it
 //! only where every rank's record fits one 256-byte slot (detail::rank_slot_bytes).
 template <class Tuning, bool Blocking, class Problem>
 void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Problem& problem) {
