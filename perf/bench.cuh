@@ -315,8 +315,9 @@ void measure(benchmark::State& state, const std::string& impl, std::size_t n, Ca
   }
 }
 
-//! Registers every implementation of `Alg` for type `T` at every configured size that fits in memory.
-template <class Alg, class T>
+//! Registers every implementation of `Alg` for type `T` at every configured size that fits in memory:
+//! CUB, the copy, and the archscan policies of `Policies` (perf/policies.cuh).
+template <class Alg, class T, class Policies = every_policy>
 void register_type() {
   for (int lg : config().log2_sizes) {
     const std::size_t n = std::size_t{1} << lg;
@@ -347,7 +348,7 @@ void register_type() {
       check(Alg::cub(d.cub_temp.get(), d.cub_temp_bytes, d, out, stream()), "cub::DeviceScan");
       check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
     });
-    for_each_policy([&](const auto& p) {
+    Policies::each([&](const auto& p) {
       add(p.name, [policy = p.policy](case_data<T>& d, T* out) { Alg::call(policy.on(stream()), d, out); });
     });
     add("thrust::cuda::par", [](case_data<T>& d, T* out) { Alg::call(thrust::cuda::par.on(stream()), d, out); });
@@ -380,7 +381,8 @@ void register_other_types() {
 using register_fn = void (*)();
 //! The registration functions of the linked translation units, by rank. main calls them in rank order,
 //! so the run order does not depend on the (unspecified) order of static initialization across files.
-//! Ranks: exclusive 0-1, inclusive 2-3, by_key 4-5, transform 6-7 (integer types, then the others).
+//! Ranks: exclusive 0-1, inclusive 2-3, by_key 4-5, transform 6-7 (integer types, then the others),
+//! probe 8-9 (native's variants, perf/native_probe.sh).
 std::map<int, register_fn>& registry();
 //! Adds `f` to registry() at `rank`; a rank taken twice is a build mistake and aborts at start-up.
 struct registrar {

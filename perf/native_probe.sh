@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A quick look at the native family's speed on the GPU machine, in one device call:
 #   perf/native_probe.sh OUT_DIR
-# Builds (sm_90) archscan-bench with the exclusive scans only and measures exclusive sums of
-# int32/float/int64/double at 2^10..2^30 for CUB, turing_nosync and native's variants
-# (ARCHSCAN_PROBE_FILTER: another Google Benchmark filter). native's tests are tools/native_check.sh's;
+# Builds (sm_90) archscan-bench with the probe's cases only (ARCHSCAN_BENCH_SCANS=probe: native beside
+# the variants of perf/policies.cuh's probe lists, CUB and a copy) and measures exclusive sums of
+# int8/int16/int32/float and uint8 flags to int32 offsets at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another
+# Google Benchmark filter). native's tests are tools/native_check.sh's;
 # ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call.
 set -u
 out=$(realpath -m "${1:?out dir}")
@@ -14,12 +15,19 @@ rc=0
 if [ "${ARCHSCAN_PROBE_TESTS:-0}" = 1 ]; then tools/native_check.sh "$out/tests" || rc=1; fi
 build=build/native-probe
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHSCAN_BUILD_TESTS=OFF \
-  -DARCHSCAN_BENCH_SCANS=exclusive > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
+  -DARCHSCAN_BENCH_SCANS=probe > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
 cmake --build "$build" -j 16 --target archscan-bench > "$out/build.log" 2>&1 || { grep -m5 -A5 error "$out/build.log"; exit 2; }
 echo "build $(( $(date +%s) - start )) s"
 "$build/perf/archscan-bench" \
-  --benchmark_filter="${ARCHSCAN_PROBE_FILTER:-^exclusive_scan/(int32|float|int64|double)/(1024|8192|65536|1048576|4194304|8388608|16777216|67108864|268435456|1073741824)/(cub|memcpy|archscan::turing_nosync|archscan::native[a-z0-9_]*nosync)/}" \
+  --benchmark_filter="${ARCHSCAN_PROBE_FILTER:-^(exclusive_scan|flag_offsets)/(int8|int16|int32|float)/(65536|1048576|4194304|8388608|16777216|67108864|268435456|1073741824)/(cub|memcpy|archscan::[a-z0-9_]*)/}" \
   --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.txt" 2>&1 || rc=1
-grep -E "^exclusive" "$out/bench.txt" | awk '{print $1, $2, $3}'
+# One line per case: median, speed against CUB in the same run, fraction of the copy's bandwidth.
+python3 - "$out/bench.json" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if "median_us" not in b: continue
+    alg, typ, n, impl = b["name"].split("/")[:4]
+    print(f'{alg:15} {typ:6} {n:>11} {impl:40} {b["median_us"]:10.2f} us  x{b.get("ratio_to_cub", 0):.3f} CUB  {b.get("copy_fraction", 0):.3f} copy')
+PY
 echo "total $(( $(date +%s) - start )) s, rc=$rc"
 exit $rc

@@ -47,24 +47,60 @@ struct native_tree_hooks {  // the look-back's windows folded as a tree: what de
   static constexpr bool tree_fold = true;
 };
 using native_tree = with_hooks<native_tuning, native_tree_hooks>;
-//! native with small tiles for problems of at most 132 of them (turing's small rows): deterministic
-//! still (a choice by n alone); measured before it becomes the default (perf/NOTES.md).
-struct native_small_tiles : native_tuning {
-  static constexpr int small_tiles_max = 132;
-  struct row_4 : native_tuning::row_4 {
-    static constexpr int small_items_per_thread = 16;
-  };
-  struct row_8 : native_tuning::row_8 {
-    static constexpr int small_items_per_thread = 4;
-  };
+
+//! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
+//! ARCHSCAN_BENCH_SCANS=probe): each changes one thing.
+struct native_scalar : native_tuning {  // one item per lane and access: what 16-byte vectors buy
+  static constexpr bool vector_access = false;
 };
+template <int Threads, int Items, int MinBlocks, int SmallItems>
+struct probe_row {
+  static constexpr int block_threads          = Threads;
+  static constexpr int items_per_thread       = Items;
+  static constexpr int small_items_per_thread = SmallItems;
+  static constexpr int min_blocks_per_sm      = MinBlocks;
+};
+struct native_row1_512x32 : native_tuning {
+  using row_1 = probe_row<512, 32, 2, 16>;
+};
+struct native_row1_256x96 : native_tuning {
+  using row_1 = probe_row<256, 96, 2, 16>;
+};
+struct native_row2_128x64 : native_tuning {
+  using row_2 = probe_row<128, 64, 4, 8>;
+};
+struct native_row2_256x48 : native_tuning {
+  using row_2 = probe_row<256, 48, 2, 8>;
+};
+struct native_row4_128x32 : native_tuning {
+  using row_4 = probe_row<128, 32, 8, 16>;
+};
+struct native_row4_256x32 : native_tuning {
+  using row_4 = probe_row<256, 32, 4, 16>;
+};
+
+//! The probe's lists: native and its variants for one- and two-byte accumulators, and for four-byte ones.
+inline auto narrow_probe_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
+                         named_policy<policy<native_row1_512x32, false>>{"archscan::native_row1_512x32_nosync", {}},
+                         named_policy<policy<native_row1_256x96, false>>{"archscan::native_row1_256x96_nosync", {}},
+                         named_policy<policy<native_row2_128x64, false>>{"archscan::native_row2_128x64_nosync", {}},
+                         named_policy<policy<native_row2_256x48, false>>{"archscan::native_row2_256x48_nosync", {}});
+}
+inline auto wide_probe_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
+                         named_policy<policy<native_row4_128x32, false>>{"archscan::native_row4_128x32_nosync", {}},
+                         named_policy<policy<native_row4_256x32, false>>{"archscan::native_row4_256x32_nosync", {}},
+                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
+}
 
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
                         detail::entry_if_ready<native_tuning, false>("archscan::native_nosync"),
                         detail::entry_if_ready<native_tree, false>("archscan::native_tree_nosync"),
-                        detail::entry_if_ready<native_small_tiles, false>("archscan::native_small_tiles_nosync"),
                         detail::entry_if_ready<blelloch_tuning, true>("archscan::blelloch"),
                         detail::entry_if_ready<blelloch_tuning, false>("archscan::blelloch_nosync"),
                         detail::entry_if_ready<kepler_tuning, true>("archscan::kepler"),
@@ -78,5 +114,16 @@ template <class F>
 void for_each_policy(F&& f) {
   std::apply([&](const auto&... p) { (f(p), ...); }, all_policies());
 }
+
+//! Which policies a benchmark registers: all_policies(), or one of the probe's lists.
+struct every_policy {
+  template <class F>
+  static void each(F&& f) { for_each_policy(f); }
+};
+template <auto List>
+struct listed_policies {
+  template <class F>
+  static void each(F&& f) { std::apply([&](const auto&... p) { (f(p), ...); }, List()); }
+};
 
 }  // namespace archscan::perf

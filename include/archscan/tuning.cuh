@@ -4,8 +4,10 @@
 //! Every tuning has one shape:
 //!  - `using family = <tag>`: the dispatch that runs it (dispatch/<family>_dispatch.cuh);
 //!  - four rows, the tile shape by accumulator size: `row_4` (at most 4 bytes), `row_8` (at most 8),
-//!    `row_16` (at most 16) and `row_large`, each with the fields of `example_row` below. `row_for`
-//!    chooses the row once, in the dispatch, and the kernels and tiles receive it resolved;
+//!    `row_16` (at most 16) and `row_large`, each with the fields of `example_row` below, and two
+//!    optional ones for narrow accumulators, `row_1` and `row_2` (defined together; a tuning without
+//!    them uses its `row_4`). `row_for` chooses the row once, in the dispatch, and the kernels and
+//!    tiles receive it resolved;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -42,12 +44,29 @@ struct example_row {
   static constexpr int min_blocks_per_sm      = 1;    //!< `__launch_bounds__` minimum: caps registers per thread
 };
 
+namespace detail {
+template <class Tuning, class = void>
+struct narrow_rows {  // no rows of their own: row_4 serves
+  using row_1 = typename Tuning::row_4;
+  using row_2 = typename Tuning::row_4;
+};
+template <class Tuning>
+struct narrow_rows<Tuning, std::void_t<typename Tuning::row_1, typename Tuning::row_2>> {
+  using row_1 = typename Tuning::row_1;
+  using row_2 = typename Tuning::row_2;
+};
+}  // namespace detail
+
 //! The row of `Tuning` for accumulators of `AccumBytes` bytes.
 template <class Tuning, std::size_t AccumBytes>
 using row_for = std::conditional_t<
-    (AccumBytes <= 4), typename Tuning::row_4,
-    std::conditional_t<(AccumBytes <= 8), typename Tuning::row_8,
-                       std::conditional_t<(AccumBytes <= 16), typename Tuning::row_16, typename Tuning::row_large>>>;
+    (AccumBytes <= 1), typename detail::narrow_rows<Tuning>::row_1,
+    std::conditional_t<
+        (AccumBytes <= 2), typename detail::narrow_rows<Tuning>::row_2,
+        std::conditional_t<(AccumBytes <= 4), typename Tuning::row_4,
+                           std::conditional_t<(AccumBytes <= 8), typename Tuning::row_8,
+                                              std::conditional_t<(AccumBytes <= 16), typename Tuning::row_16,
+                                                                 typename Tuning::row_large>>>>>;
 
 //! The paper's scan: B = 2 * block_threads elements per block, two per thread, at every size.
 struct blelloch_tuning {

@@ -3,7 +3,7 @@
 //! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
-//! fixed per row (no small tiles: their choice would depend on the SM count), tile aggregates are
+//! fixed per row and n (small tiles are chosen by n alone, never by the SM count), tile aggregates are
 //! folded left to right whoever folds them, and the wave and the look-back fold the same way, so the
 //! route the device allows does not matter.
 
@@ -16,17 +16,30 @@ namespace archscan {
 struct native_tuning {
   using family = native_family;
 
-  //! Rows: the turing family's measured shapes (items resident per SM bound the throughput).
+  //! Rows: tiles of 16-20 KB, since the look-back's chain passes a bounded number of tiles per
+  //! microsecond whatever their size (perf/NOTES.md); narrow accumulators take more items per tile.
+  struct row_1 {  // not yet measured: 16 KB tiles of one-byte items, 16-byte vectors
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 64;
+    static constexpr int small_items_per_thread = 16;
+    static constexpr int min_blocks_per_sm      = 2;
+  };
+  struct row_2 {  // not yet measured: 16 KB tiles of two-byte items, 16-byte vectors
+    static constexpr int block_threads          = 256;
+    static constexpr int items_per_thread       = 32;
+    static constexpr int small_items_per_thread = 8;
+    static constexpr int min_blocks_per_sm      = 4;
+  };
   struct row_4 {  // H100, float exclusive sum, 2^28: 2587 GB/s (1.05x CUB; int32 2628 GB/s, 1.07x)
     static constexpr int block_threads          = 128;
     static constexpr int items_per_thread       = 40;
-    static constexpr int small_items_per_thread = 40;
+    static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
     static constexpr int min_blocks_per_sm      = 8;
   };
   struct row_8 {  // H100, double exclusive sum, 2^28: 2771 GB/s (1.02x CUB)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 16;
-    static constexpr int small_items_per_thread = 16;
+    static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
   };
   struct row_16 {  // turing's shape; not measured with native
@@ -45,8 +58,8 @@ struct native_tuning {
   //! Problems of at most this many tiles of the row's small_items_per_thread (and more than one full
   //! tile) take those smaller tiles, so that few items spread over more SMs. A choice by n alone,
   //! which keeps the bits the same on every device. 0: never, and the small tiles' kernels are not
-  //! compiled. Off until measured (perf/policies.cuh's native_small_tiles_nosync measures it).
-  static constexpr int small_tiles_max = 0;
+  //! compiled. H100, int32 2^14..2^17: 1.17-1.31x CUB with them, 1.03-1.14x without.
+  static constexpr int small_tiles_max = 132;
 
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
   //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
@@ -62,6 +75,7 @@ struct native_tuning {
   static constexpr load_kind load                     = load_kind::direct;
   static constexpr tile_status_kind tile_status       = tile_status_kind::packed_word;
   static constexpr bool narrow_index_arithmetic       = true;
+  static constexpr bool vector_access                 = true;
   static constexpr int lookback_window                = 32;
   static constexpr unsigned lookback_delay_ns         = 1500;
   static constexpr unsigned backoff_min_ns            = 200;

@@ -75,6 +75,10 @@ struct turing_tuning {
   //! true: a tile advances its iterators once (64-bit) and addresses items by 32-bit offsets, cheap
   //! INT32 work that issues alongside the value arithmetic. false: every access forms a 64-bit index.
   static constexpr bool narrow_index_arithmetic = true;
+  //! true: full tiles whose input (output) is a 16-byte-aligned raw pointer to an arithmetic type move
+  //! 16 bytes per lane instead of one item (block/vector_transpose.cuh), the same instructions per byte
+  //! for every width. false: one item per lane and access.
+  static constexpr bool vector_access = false;
 
   // --- guide 4.1.1: instruction scheduling (the look-back, tile/lookback.cuh) ------------------------
   //! Predecessors inspected at once by the look-back warp (1..32, a power of two): 32 independent

@@ -59,12 +59,15 @@ struct value_op {
   using op    = O;
 };
 
-//! The value types and operators of the scan suite: sums of every width, a max, and a
+//! The value types and operators of the scan suite: sums of every width (one- and two-byte sums
+//! typed, so that every form accumulates in the item's width and wraps), a max, and a
 //! non-commutative user type.
-using scan_cases = typename to_gtest<typename cross<all_policies,                              //
-                                                    value_op<std::int32_t, thrust::plus<>>,    //
-                                                    value_op<std::int32_t, thrust::maximum<>>, //
-                                                    value_op<std::uint8_t, thrust::plus<>>,    //
+using scan_cases = typename to_gtest<typename cross<all_policies,                                   //
+                                                    value_op<std::int32_t, thrust::plus<>>,         //
+                                                    value_op<std::int32_t, thrust::maximum<>>,      //
+                                                    value_op<std::uint8_t, thrust::plus<>>,         //
+                                                    value_op<std::int8_t, thrust::plus<std::int8_t>>,   //
+                                                    value_op<std::int16_t, thrust::plus<std::int16_t>>, //
                                                     value_op<std::int64_t, thrust::plus<>>,    //
                                                     value_op<float, thrust::plus<>>,           //
                                                     value_op<double, thrust::plus<>>,          //

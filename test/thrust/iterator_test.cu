@@ -1,6 +1,8 @@
 // Every iterator kind Thrust accepts, as input and as output, and in-place scans, with every policy.
 // Each result is compared with the same call made with thrust::cuda::par and with a host reference.
 
+#include <utility>
+
 #include <thrust/device_vector.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -156,6 +158,59 @@ TYPED_TEST(IteratorTest, InPlace) {
     thrust::inclusive_scan(policy, e.begin(), e.end(), e.begin());
     const auto inc = host_inclusive(base);
     ASSERT_EQ(e.to_host(), inc) << "in-place inclusive, n=" << n;
+  }
+}
+
+// Raw pointers off 16-byte alignment, as input, output or both, and in place: families that move
+// 16-byte vectors where the pointers allow (tuning field vector_access) must fall back to one item
+// per access here, and take the vectors again on aligned pointers. One- and two-byte items (which
+// wrap), four-byte items, and one-byte inputs to four-byte outputs.
+template <class In, class Out, class Policy>
+void check_offsets(const Policy& policy, i64 n, int in_offset, int out_offset) {
+  const auto items = random_values<In>(n + in_offset, static_cast<std::uint64_t>(n) * 31 + in_offset);
+  device_buffer<In> d_in(items);
+  device_buffer<Out> d_out(n + out_offset);
+  d_out.poison();
+  const cuda::std::plus<Out> sum;  // the accumulator is Out: one- and two-byte sums wrap
+  const Out init = static_cast<Out>(items[0] | 1);
+  thrust::exclusive_scan(policy, d_in.get() + in_offset, d_in.get() + in_offset + n, d_out.get() + out_offset, init, sum);
+  const auto got = d_out.to_host();
+  Out acc        = init;
+  for (i64 i = 0; i < n; ++i) {
+    ASSERT_EQ(got[out_offset + i], acc) << "n=" << n << " in+" << in_offset << " out+" << out_offset << " i=" << i;
+    acc = static_cast<Out>(acc + static_cast<Out>(items[in_offset + i]));
+  }
+}
+
+template <class T, class Policy>
+void check_in_place_offset(const Policy& policy, i64 n, int offset) {
+  const auto items = random_values<T>(n + offset, static_cast<std::uint64_t>(n) * 17 + offset);
+  device_buffer<T> d(items);
+  const cuda::std::plus<T> sum;
+  thrust::inclusive_scan(policy, d.get() + offset, d.get() + offset + n, d.get() + offset, sum);
+  const auto got = d.to_host();
+  T acc          = T{};
+  for (i64 i = 0; i < n; ++i) {
+    acc = static_cast<T>(acc + items[offset + i]);
+    ASSERT_EQ(got[offset + i], acc) << "in place, n=" << n << " offset " << offset << " i=" << i;
+  }
+  for (int i = 0; i < offset; ++i) ASSERT_EQ(got[i], items[i]) << "an item before the range changed";
+}
+
+TYPED_TEST(IteratorTest, PointersOffAlignment) {
+  ARCHSCAN_REQUIRE_GPU();
+  const typename TypeParam::policy policy{};
+  const std::vector<i64> sizes = short_run() ? std::vector<i64>{1, 70001} : std::vector<i64>{1, 4097, 70001, (1 << 20) + 3};
+  for (const i64 n : sizes) {
+    for (const auto& [in_offset, out_offset] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{0, 3}, std::pair{5, 2}}) {
+      check_offsets<std::int8_t, std::int8_t>(policy, n, in_offset, out_offset);
+      check_offsets<std::int16_t, std::int16_t>(policy, n, in_offset, out_offset);
+      check_offsets<int, int>(policy, n, in_offset, out_offset);
+      check_offsets<std::uint8_t, int>(policy, n, in_offset, out_offset);
+    }
+    check_in_place_offset<std::int8_t>(policy, n, 0);
+    check_in_place_offset<std::int8_t>(policy, n, 7);
+    check_in_place_offset<std::int16_t>(policy, n, 1);
   }
 }
 

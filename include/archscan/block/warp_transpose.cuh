@@ -4,7 +4,8 @@
 //! one (lane l holds items l * Items ... l * Items + Items - 1, the arrangement of a thread-local
 //! scan), through its own region of shared memory.
 //!
-//! Warps never touch each other's regions, so no block barrier is needed; `__syncwarp` separates
+//! The caller gives each warp its own region (at least `warp_slots` slots of T); warps never touch each
+//! other's regions, so no block barrier is needed; `__syncwarp` separates
 //! the writes from the reads and the reads from the next exchange's writes (no lock-step assumed,
 //! Turing Tuning Guide 4.1.2). Every lane of a warp must call together.
 
@@ -26,8 +27,6 @@ struct warp_transpose {
       pow2_words && Items % 2 == 0 && (row_items % Items == 0 || Items % row_items == 0);
   static constexpr int pad_per_row = padded ? 1 : 0;
   static constexpr int warp_slots  = warp_items + pad_per_row * warp_items / row_items;
-  //! Shared memory of the whole block (slots of T).
-  static constexpr int slots = warps * warp_slots;
 
   // slot(i) = i + pad_per_row * (i / row_items), split into a per-lane base and compile-time offsets.
   static constexpr int striped_step = lanes + pad_per_row * (lanes / row_items);  // item k -> k + 1
@@ -37,9 +36,9 @@ struct warp_transpose {
   }
   __host__ __device__ static constexpr int blocked_offset(int j) { return j + pad_per_row * (j / row_items); }
 
-  __device__ static void striped_to_blocked(T (&items)[Items], T* block_slots) {
+  //! `region`: this warp's `warp_slots` slots.
+  __device__ static void striped_to_blocked(T (&items)[Items], T* region) {
     const int lane = static_cast<int>(threadIdx.x) % lanes;
-    T* region      = block_slots + (static_cast<int>(threadIdx.x) / lanes) * warp_slots;
     T* striped     = region + striped_base(lane);
     T* blocked     = region + blocked_base(lane);
 #pragma unroll
@@ -50,9 +49,8 @@ struct warp_transpose {
     __syncwarp(0xffffffffu);  // all reads done: the region may be written again
   }
 
-  __device__ static void blocked_to_striped(T (&items)[Items], T* block_slots) {
+  __device__ static void blocked_to_striped(T (&items)[Items], T* region) {
     const int lane = static_cast<int>(threadIdx.x) % lanes;
-    T* region      = block_slots + (static_cast<int>(threadIdx.x) / lanes) * warp_slots;
     T* striped     = region + striped_base(lane);
     T* blocked     = region + blocked_base(lane);
 #pragma unroll

@@ -6,7 +6,8 @@
 //!
 //! Per tile: coalesced warp-striped loads into registers (all of the tile's input is read before any
 //! of its output is written, and only the tile's own range, so in-place scans are safe), a per-warp
-//! transpose to the blocked arrangement, a thread-local reduction, a block-wide exclusive scan of the
+//! transpose to the blocked arrangement (with `vector_access`, full tiles of raw arithmetic pointers
+//! move 16 bytes per lane: block/vector_transpose.cuh), a thread-local reduction, a block-wide exclusive scan of the
 //! thread totals (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the
 //! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
 //! plus one state per tile.
@@ -24,11 +25,13 @@
 
 #include <cstdint>
 
+#include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
+#include <archscan/detail/vector_access.cuh>
 #include <archscan/hooks.cuh>
 #include <archscan/tile/lookback.cuh>
 #include <archscan/tile/tile_state.cuh>
@@ -45,10 +48,38 @@ struct transposed_tile {
   static constexpr int threads = Row::block_threads;
   static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
 
-  //! Shared memory of a tile with `Items` per thread (transpose buffer, block scan, broadcasts).
+  //! The element types that full tiles load and store as 16-byte vectors (detail/vector_access.cuh),
+  //! void where the iterator does not qualify or the tuning does not ask for it.
+  using in_element  = std::conditional_t<Tuning::vector_access,
+                                        detail::vector_element_t<typename Problem::input_iterator>, void>;
+  using out_element = std::conditional_t<Tuning::vector_access,
+                                         detail::vector_element_t<typename Problem::output_iterator>, void>;
+  template <class U, int Items>
+  static constexpr bool vectors_fit() {
+    if constexpr (std::is_void_v<U>) {
+      return false;
+    } else {
+      return block::vector_transpose<U, Items>::fits;
+    }
+  }
+  template <class U, int Items>
+  static constexpr std::size_t vector_warp_bytes() {
+    if constexpr (vectors_fit<U, Items>()) return block::vector_transpose<U, Items>::warp_bytes;
+    return 0;
+  }
+  //! Each warp's exchange region: room for the transpose and for either vector exchange, one at a
+  //! time (every exchange ends with its reads done), in the same place for all three.
+  template <int Items>
+  static constexpr std::size_t warp_region_bytes() {
+    const std::size_t transposed = sizeof(T) * block::warp_transpose<T, threads, Items>::warp_slots;
+    const std::size_t in_vectors = vector_warp_bytes<in_element, Items>(), out_vectors = vector_warp_bytes<out_element, Items>();
+    const std::size_t vectors    = in_vectors > out_vectors ? in_vectors : out_vectors;
+    return detail::align_up(transposed > vectors ? transposed : vectors, 16);
+  }
+  //! Shared memory of a tile with `Items` per thread (exchange regions, block scan, broadcasts).
   template <int Items, bool Transpose>
   static constexpr std::size_t smem_for() {
-    const std::size_t buffer = Transpose ? sizeof(T) * block::warp_transpose<T, threads, Items>::slots : 0;
+    const std::size_t buffer = Transpose ? (threads / 32) * warp_region_bytes<Items>() : 0;
     const std::size_t scans  = sizeof(typename block::warp_totals_scan<T, threads>::storage);
     return detail::align_up(buffer, 16) + detail::align_up(scans, 16) + detail::align_up(sizeof(T), 16) + 16;
   }
@@ -74,6 +105,10 @@ struct transposed_tile {
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
 
   using transpose = block::warp_transpose<T, threads, items>;
+  //! Full tiles load (store) 16-byte vectors when the input (output) qualifies and is aligned at run time.
+  static constexpr bool vector_loads  = transposes && vectors_fit<in_element, items>();
+  static constexpr bool vector_stores = transposes && vectors_fit<out_element, items>();
+  static constexpr std::size_t region_bytes = warp_region_bytes<items>();
   using scan      = block::warp_totals_scan<T, threads>;
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
   using look      = window_lookback<T, Tuning>;
@@ -81,21 +116,23 @@ struct transposed_tile {
 
   //! Carved out of the kernel's dynamic shared memory (raw bytes: T need not be trivially constructible).
   struct smem_view {
-    T* transpose_slots;
+    unsigned char* warp_region;  //!< this warp's exchange region (transposes only)
     typename scan::storage* scan_storage;
     T* tile_prefix;
     std::int64_t* tile_ids;  //!< two slots, used alternately, so no barrier ends a tile
 
     __device__ explicit smem_view(unsigned char* raw) {
-      std::size_t at  = 0;
-      transpose_slots = reinterpret_cast<T*>(raw);
-      at += transposes ? detail::align_up(sizeof(T) * transpose::slots, 16) : 0;
+      std::size_t at = 0;
+      warp_region    = raw + (threadIdx.x / 32) * region_bytes;
+      at += transposes ? (threads / 32) * region_bytes : 0;
       scan_storage = reinterpret_cast<typename scan::storage*>(raw + at);
       at += detail::align_up(sizeof(typename scan::storage), 16);
       tile_prefix = reinterpret_cast<T*>(raw + at);
       at += detail::align_up(sizeof(T), 16);
       tile_ids = reinterpret_cast<std::int64_t*>(raw + at);
     }
+    __device__ T* transpose_region() const { return reinterpret_cast<T*>(warp_region); }
+    __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
@@ -158,17 +195,9 @@ struct transposed_tile {
   //! tile shape and `first_tile`, `count` alone.
   __device__ static T reduce_tiles(const Problem& p, std::int64_t first_tile, std::int64_t count, unsigned char* raw) {
     const smem_view s(raw);
-    const int lane  = static_cast<int>(threadIdx.x) % 32;
-    const int start = transposes ? static_cast<int>(threadIdx.x) / 32 * transpose::warp_items + lane
-                                 : static_cast<int>(threadIdx.x) * items;
     auto aggregate_of = [&](std::int64_t tile) {
-      const std::int64_t first = tile * tile_items + start;
-      Problem q = p;
-      if constexpr (Tuning::narrow_index_arithmetic) q.in = p.in + first;
       T x[items];
-#pragma unroll
-      for (int k = 0; k < items; ++k) x[k] = load(q, p, first, k * stride);
-      if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_slots);
+      load_items(p, tile * tile_items, tile_items, s, x);
       T unused;
       const T aggregate = scan::exclusive_scan(reduce(x, p.op), unused, p.op, *s.scan_storage);
       __syncthreads();  // the next tile's block scan reuses its storage
@@ -187,30 +216,8 @@ struct transposed_tile {
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
-    const int lane          = static_cast<int>(threadIdx.x) % 32;
-    const int warp_id       = static_cast<int>(threadIdx.x) / 32;
-
-    // Load. This thread's items sit at offsets start + k * stride of the tile. With narrow index
-    // arithmetic (guide 4.1.4) the iterators advance once per thread (64-bit) and items are constant
-    // 32-bit offsets from there; otherwise every access forms its 64-bit index.
-    const int start = transposes ? warp_id * transpose::warp_items + lane : static_cast<int>(threadIdx.x) * items;
-    Problem q = p;
-    if constexpr (Tuning::narrow_index_arithmetic) {
-      q.in  = p.in + (base + start);
-      q.out = p.out + (base + start);
-    }
-    const std::int64_t first = base + start;  // global index of this thread's first item
-    const bool full = rest == tile_items;
     T x[items];
-    if (full) {  // no predicates: constant offsets from one address
-#pragma unroll
-      for (int k = 0; k < items; ++k) x[k] = load(q, p, first, k * stride);
-    } else {  // predicated loads; missing items repeat the tile's first item
-      const T fill = load(q, p, first, -start);
-#pragma unroll
-      for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
-    }
-    if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_slots);
+    load_items(p, base, rest, s, x);
 
     // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
     const T thread_total = reduce(x, p.op);
@@ -236,11 +243,83 @@ struct transposed_tile {
       running_valid     = true;
     }
 
-    // Store, in the striped order when transposing (coalesced), else blocked.
-    if constexpr (transposes) transpose::blocked_to_striped(y, s.transpose_slots);
+    store_items(p, base, rest, s, y);
+  }
+
+  //! This thread's place in a tile: its items sit at offsets start + k * stride from the tile's first
+  //! (warp-striped when transposing, else blocked).
+  static constexpr int stride = transposes ? 32 : 1;
+  __device__ static int thread_start() {
+    const int lane    = static_cast<int>(threadIdx.x) % 32;
+    const int warp_id = static_cast<int>(threadIdx.x) / 32;
+    return transposes ? warp_id * transpose::warp_items + lane : static_cast<int>(threadIdx.x) * items;
+  }
+  //! With narrow index arithmetic (guide 4.1.4) the iterators advance once per thread (64-bit) and
+  //! items are constant 32-bit offsets from there; otherwise every access forms its 64-bit index.
+  __device__ static Problem advanced(const Problem& p, std::int64_t first) {
+    Problem q = p;
+    if constexpr (Tuning::narrow_index_arithmetic) {
+      q.in  = p.in + first;
+      q.out = p.out + first;
+    }
+    return q;
+  }
+
+  //! Loads the `rest` (<= tile_items) items of the tile starting at `base` into `x`, blocked.
+  __device__ static void load_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&x)[items]) {
+    if constexpr (vector_loads) {
+      if (rest == tile_items && detail::aligned_16(p.in)) {  // whole vectors, from the warp's segment
+        using vectors         = block::vector_transpose<in_element, items>;
+        const int lane        = static_cast<int>(threadIdx.x) % 32;
+        const std::int64_t at = base + static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
+        const auto* src       = reinterpret_cast<const typename vectors::vector*>(p.in + at) + lane;
+        typename vectors::vector v[vectors::lane_vectors];
+#pragma unroll
+        for (int k = 0; k < vectors::lane_vectors; ++k) v[k] = src[k * 32];
+        vectors::striped_to_blocked(v, x, s.vector_region());
+        return;
+      }
+    }
+    const int start          = thread_start();
+    const std::int64_t first = base + start;  // global index of this thread's first item
+    const Problem q          = advanced(p, first);
+    if (rest == tile_items) {  // no predicates: constant offsets from one address
+#pragma unroll
+      for (int k = 0; k < items; ++k) x[k] = load(q, p, first, k * stride);
+    } else {  // predicated loads; missing items repeat the tile's first item
+      const T fill = load(q, p, first, -start);
+#pragma unroll
+      for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
+    }
+    if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
+  }
+
+  //! Stores the first `rest` of the tile's scanned items `y` (blocked), each through `finish`.
+  __device__ static void store_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&y)[items]) {
+    if constexpr (vector_stores) {
+      if (rest == tile_items && detail::aligned_16(p.out)) {
+        using vectors = block::vector_transpose<out_element, items>;
+        out_element w[items];
+#pragma unroll
+        for (int j = 0; j < items; ++j) w[j] = static_cast<out_element>(p.finish(y[j]));
+        typename vectors::vector v[vectors::lane_vectors];
+        vectors::blocked_to_striped(w, v, s.vector_region());
+        const int lane        = static_cast<int>(threadIdx.x) % 32;
+        const std::int64_t at = base + static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
+        auto* dst             = reinterpret_cast<typename vectors::vector*>(p.out + at) + lane;
+#pragma unroll
+        for (int k = 0; k < vectors::lane_vectors; ++k) dst[k * 32] = v[k];
+        return;
+      }
+    }
+    // In the striped order when transposing (coalesced), else blocked.
+    if constexpr (transposes) transpose::blocked_to_striped(y, s.transpose_region());
+    const int start          = thread_start();
+    const std::int64_t first = base + start;
+    const Problem q          = advanced(p, first);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-      if (full || start + k * stride < rest) store(q, p, first, k * stride, y[k]);
+      if (rest == tile_items || start + k * stride < rest) store(q, p, first, k * stride, y[k]);
     }
   }
 
@@ -302,8 +381,6 @@ struct transposed_tile {
     }
     __syncthreads();
   }
-
-  static constexpr int stride = transposes ? 32 : 1;
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
   __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {

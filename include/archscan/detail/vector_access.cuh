@@ -1,0 +1,28 @@
+#pragma once
+//! \file Which iterators a tile may read or write in 16-byte vectors (tuning field `vector_access`):
+//! raw pointers to arithmetic types whose size divides 16. Loading such an item, or storing one, is a
+//! plain conversion, so moving several at once changes nothing but the instructions. Whether a call's
+//! pointer is 16-byte aligned is checked on the device, per call; others take the per-item path.
+
+#include <cstdint>
+#include <type_traits>
+
+namespace archscan::detail {
+
+//! The element type of iterator `It` when it qualifies, else void.
+template <class It>
+struct vector_element {
+  using type = void;
+};
+template <class U>
+struct vector_element<U*> {
+  using value = std::remove_cv_t<U>;
+  using type  = std::conditional_t<std::is_arithmetic_v<value> && sizeof(value) <= 8 && 16 % sizeof(value) == 0,
+                                  value, void>;
+};
+template <class It>
+using vector_element_t = typename vector_element<It>::type;
+
+__host__ __device__ inline bool aligned_16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
+
+}  // namespace archscan::detail
