@@ -60,39 +60,28 @@ struct probe_row {
   static constexpr int small_items_per_thread = SmallItems;
   static constexpr int min_blocks_per_sm      = MinBlocks;
 };
-struct native_row1_512x32 : native_tuning {
-  using row_1 = probe_row<512, 32, 2, 16>;
-};
-struct native_row1_256x96 : native_tuning {
+struct native_row1_256x96 : native_tuning {  // 24 KB one-byte tiles
   using row_1 = probe_row<256, 96, 2, 16>;
 };
-struct native_row2_128x64 : native_tuning {
-  using row_2 = probe_row<128, 64, 4, 8>;
+struct native_row2_256x32 : native_tuning {  // 16 KB two-byte tiles of 256 threads
+  using row_2 = probe_row<256, 32, 4, 8>;
 };
-struct native_row2_256x48 : native_tuning {
-  using row_2 = probe_row<256, 48, 2, 8>;
-};
-struct native_row4_128x32 : native_tuning {
-  using row_4 = probe_row<128, 32, 8, 16>;
-};
-struct native_row4_256x32 : native_tuning {
-  using row_4 = probe_row<256, 32, 4, 16>;
+struct native_row4_128x40 : native_tuning {  // turing's four-byte row
+  using row_4 = probe_row<128, 40, 8, 16>;
 };
 
 //! The probe's lists: native and its variants for one- and two-byte accumulators, and for four-byte ones.
 inline auto narrow_probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
-                         named_policy<policy<native_row1_512x32, false>>{"archscan::native_row1_512x32_nosync", {}},
                          named_policy<policy<native_row1_256x96, false>>{"archscan::native_row1_256x96_nosync", {}},
-                         named_policy<policy<native_row2_128x64, false>>{"archscan::native_row2_128x64_nosync", {}},
-                         named_policy<policy<native_row2_256x48, false>>{"archscan::native_row2_256x48_nosync", {}});
+                         named_policy<policy<native_row2_256x32, false>>{"archscan::native_row2_256x32_nosync", {}});
 }
 inline auto wide_probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
-                         named_policy<policy<native_row4_128x32, false>>{"archscan::native_row4_128x32_nosync", {}},
-                         named_policy<policy<native_row4_256x32, false>>{"archscan::native_row4_256x32_nosync", {}},
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_row4_128x40, false>>{"archscan::native_row4_128x40_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <archscan/detail/exact_ops.cuh>
 #include <archscan/dispatch/native_dispatch.cuh>
 
 namespace {
@@ -107,17 +106,3 @@ TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {
 }
 
 }  // namespace
-
-// Which operators native folds as a tree: only those whose every association gives the same bits.
-namespace exact_checks {
-using archscan::detail::callable;
-using archscan::detail::exactly_associative;
-static_assert(exactly_associative<int, callable<cuda::std::plus<>>>);
-static_assert(exactly_associative<long long, callable<cuda::std::plus<int>>>);
-static_assert(exactly_associative<unsigned char, callable<cuda::maximum<>>>);
-static_assert(exactly_associative<int, callable<cuda::std::bit_xor<int>>>);
-static_assert(!exactly_associative<float, callable<cuda::std::plus<>>>);
-static_assert(!exactly_associative<double, callable<cuda::minimum<double>>>);
-static_assert(!exactly_associative<int, callable<cuda::std::plus<float>>>);
-static_assert(!exactly_associative<int, callable<cuda::std::multiplies<>>>);  // not listed: ordered
-}  // namespace exact_checks

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 
-#include <archscan/detail/exact_ops.cuh>
 #include <archscan/hooks.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 
@@ -14,13 +13,12 @@ namespace archscan::kernel {
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 
-//! Whether tiles' aggregates are folded strictly in order (bitwise deterministic for every operator),
-//! or as a tree where every association gives the same bits anyway (integer sums, minima, maxima,
-//! bitwise operations) or where the tree_fold hook measures what the order costs.
+//! Whether tiles' aggregates are folded strictly in order by the segmented look-back (bitwise
+//! deterministic for every operator), or, under the tree_fold hook, as turing's windowed tree: what
+//! the order costs. Operators exact under any association (integer sums, minima, maxima, bitwise)
+//! take the ordered walk too: with 8192-item tiles it outran the tree (perf/NOTES.md).
 template <class Hooks, class Problem>
-inline constexpr bool native_ordered_fold =
-    !detail::hook_traits<Hooks>::tree_fold &&
-    !detail::exactly_associative<typename Problem::accum_type, typename Problem::op_type>;
+inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
 //! A problem of at most one tile: one block, no tile states.
 template <class Tuning, class Row, class Hooks, class Problem>
