@@ -9,14 +9,17 @@
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
 #   suites      suite and suite-new at once                                                 ~6 min
 #   sanitize    the four compute-sanitizer tools over the single-pass families' tests (tools/sanitize.sh) ~5 min
+#   suite+sanitize-native  suite, and beside it the sanitizers over native's tests only      ~6 min
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
+#   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double at 2^26
+#               (perf/profile.cu): speed of light, warp states, occupancy                   ~1 min
 # A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,bench,cccl-ab}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,bench,cccl-ab,profile}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -62,6 +65,16 @@ for part in ${parts//,/ }; do
       tools/sanitize.sh build/gpu "$out/sanitize" > "$out/sanitize.txt" 2>&1
       echo "sanitize rc=$?" >> "$out/sanitize.txt"
       ;;
+    suite+sanitize-native)  # the suite, and beside it the sanitizers over native's tests alone
+      [ -f build/gpu/build.ninja ] || build_old
+      suite_old &
+      tools/sanitize.sh build/gpu "$out/sanitize" '*native*:*Native*:*SegmentLookback*:VectorTranspose*' \
+        > "$out/sanitize.txt" 2>&1
+      echo "sanitize rc=$?" >> "$out/sanitize.txt"
+      wait
+      tail -n 4 "$out/suite.txt"
+      cat "$out/sanitize.txt"
+      ;;
     bench)
       [ -f build/gpu/build.ninja ] || build_old
       # What run_full.sh runs, up to date with the tree (nothing to do right after build_old).
@@ -69,6 +82,14 @@ for part in ${parts//,/ }; do
         > "$out/bench-build.txt" 2>&1 || tail -n 20 "$out/bench-build.txt"
       perf/run_full.sh build/gpu "$out/bench" > "$out/run_full.txt" 2>&1
       echo "run_full rc=$?" >> "$out/run_full.txt"
+      ;;
+    profile)
+      [ -f build/gpu/build.ninja ] || build_old
+      cmake --build build/gpu --target archscan-profile > "$out/profile-build.txt" 2>&1 || tail -n 20 "$out/profile-build.txt"
+      ncu --clock-control none -k regex:'scan_tiles|DeviceScanKernel' --launch-skip 12 \
+        --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
+        build/gpu/perf/archscan-profile 26 > "$out/ncu.txt" 2>&1
+      echo "ncu rc=$?" >> "$out/ncu.txt"
       ;;
     cccl-ab)
       perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1

@@ -3,19 +3,19 @@
 # states and look-back walks they share): memcheck, racecheck, synccheck and initcheck.
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
 # The sanitizers slow kernels by 10-100x, so each tool runs only the tests FILTER selects (default: both
-# families and the tile-state tests) of the scan, by-key, transform, tile-state, look-back and wave
-# binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
+# families, the tile-state tests and the vector exchange) of the scan, by-key, transform, iterator,
+# tile-state, look-back, wave and vector-exchange binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
 set -u
 build=${1:?build dir}
 out=${2:-$build/sanitize}
-filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*:*native*:*Native*:*SegmentLookback*}
+filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*:*native*:*Native*:*SegmentLookback*:VectorTranspose*}
 mkdir -p "$out"
 # The four tools run side by side (one process each): they are independent, and serially they
 # overrun one 10-minute device call.
 run_tool() {
   local tool=$1 rc_all=0
-  for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test tile_tile_state_test tile_lookback_test \
-             tile_wave_test; do
+  for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test \
+             tile_lookback_test tile_wave_test block_vector_transpose_test; do
     exe="$build/test/$bin"
     [ -x "$exe" ] || { echo "$tool $bin: not built"; rc_all=1; continue; }
     log="$out/$tool-$bin.log"
