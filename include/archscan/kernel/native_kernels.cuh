@@ -17,7 +17,7 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 //! deterministic for every operator), or, under the tree_fold hook, as turing's windowed tree: what
 //! the order costs. Operators exact under any association (integer sums, minima, maxima, bitwise)
 //! take the ordered walk too: with 8192-item tiles it outran the tree (perf/NOTES.md).
-template <class Hooks, class Problem>
+template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
 //! A problem of at most one tile: one block, no tile states.
@@ -33,7 +33,7 @@ template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks, Problem>>(
+  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>>(
       p, d_aggregates, smem);
 }
 
@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
                       std::int64_t tiles) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_tiles<native_ordered_fold<Hooks, Problem>>(
+  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_tiles<native_ordered_fold<Hooks>>(
       p, st, tiles, Tuning::lookback_delay_ns, smem);
 }
 

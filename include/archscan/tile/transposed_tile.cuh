@@ -254,6 +254,11 @@ struct transposed_tile {
     const int warp_id = static_cast<int>(threadIdx.x) / 32;
     return transposes ? warp_id * transpose::warp_items + lane : static_cast<int>(threadIdx.x) * items;
   }
+  //! The first item of this warp's segment of the tile at `base` (transposing tiles): where its
+  //! 16-byte vectors start.
+  __device__ static std::int64_t warp_first(std::int64_t base) {
+    return base + static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
+  }
   //! With narrow index arithmetic (guide 4.1.4) the iterators advance once per thread (64-bit) and
   //! items are constant 32-bit offsets from there; otherwise every access forms its 64-bit index.
   __device__ static Problem advanced(const Problem& p, std::int64_t first) {
@@ -269,10 +274,8 @@ struct transposed_tile {
   __device__ static void load_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&x)[items]) {
     if constexpr (vector_loads) {
       if (rest == tile_items && detail::aligned_16(p.in)) {  // whole vectors, from the warp's segment
-        using vectors         = block::vector_transpose<in_element, items>;
-        const int lane        = static_cast<int>(threadIdx.x) % 32;
-        const std::int64_t at = base + static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
-        const auto* src       = reinterpret_cast<const typename vectors::vector*>(p.in + at) + lane;
+        using vectors   = block::vector_transpose<in_element, items>;
+        const auto* src = reinterpret_cast<const typename vectors::vector*>(p.in + warp_first(base)) + threadIdx.x % 32;
         typename vectors::vector v[vectors::lane_vectors];
 #pragma unroll
         for (int k = 0; k < vectors::lane_vectors; ++k) v[k] = src[k * 32];
@@ -304,9 +307,7 @@ struct transposed_tile {
         for (int j = 0; j < items; ++j) w[j] = static_cast<out_element>(p.finish(y[j]));
         typename vectors::vector v[vectors::lane_vectors];
         vectors::blocked_to_striped(w, v, s.vector_region());
-        const int lane        = static_cast<int>(threadIdx.x) % 32;
-        const std::int64_t at = base + static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
-        auto* dst             = reinterpret_cast<typename vectors::vector*>(p.out + at) + lane;
+        auto* dst = reinterpret_cast<typename vectors::vector*>(p.out + warp_first(base)) + threadIdx.x % 32;
 #pragma unroll
         for (int k = 0; k < vectors::lane_vectors; ++k) dst[k * 32] = v[k];
         return;
