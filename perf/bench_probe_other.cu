@@ -1,13 +1,16 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! against its variants for four-byte items.
+//! beside its variants for floating-point and 16-byte items, plain and by key.
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
 namespace {
-using wide = listed_policies<wide_probe_policies>;
+using plain = listed_policies<plain_probe_policies>;
+using rows  = listed_policies<row_probe_policies>;
 const registrar registered{9, [] {
-  register_type<exclusive_scan_alg, std::int32_t, wide>();
-  register_type<exclusive_scan_alg, float, wide>();
+  register_type<exclusive_scan_alg, float, plain>();
+  register_type<exclusive_scan_alg, mat2x2, rows>();
+  register_type<exclusive_scan_by_key_alg, double, rows>();
+  register_type<exclusive_scan_by_key_alg, mat2x2, rows>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

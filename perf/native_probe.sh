@@ -2,9 +2,8 @@
 # A quick look at the native family's speed on the GPU machine, in one device call:
 #   perf/native_probe.sh OUT_DIR
 # Builds (sm_90) archscan-bench with the probe's cases only (ARCHSCAN_BENCH_SCANS=probe: native beside
-# the variants of perf/policies.cuh's probe lists, CUB and a copy) and measures exclusive sums of
-# int8/int16/int32/float and uint8 flags to int32 offsets at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another
-# Google Benchmark filter). native's tests are tools/native_check.sh's;
+# the variants of perf/policies.cuh's probe lists, CUB and a copy; perf/bench_probe_*.cu say which types)
+# and measures them at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another Google Benchmark filter). native's tests are tools/native_check.sh's;
 # ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call.
 set -u
 out=$(realpath -m "${1:?out dir}")
@@ -19,7 +18,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITEC
 cmake --build "$build" -j 16 --target archscan-bench > "$out/build.log" 2>&1 || { grep -m5 -A5 error "$out/build.log"; exit 2; }
 echo "build $(( $(date +%s) - start )) s"
 "$build/perf/archscan-bench" \
-  --benchmark_filter="${ARCHSCAN_PROBE_FILTER:-^(exclusive_scan|flag_offsets)/(int8|int16|int32|float)/(65536|1048576|4194304|8388608|16777216|67108864|268435456|1073741824)/(cub|memcpy|archscan::[a-z0-9_]*)/}" \
+  --benchmark_filter="${ARCHSCAN_PROBE_FILTER:-^[a-z_]*/[a-z0-9]*/(65536|1048576|4194304|8388608|16777216|67108864|268435456|1073741824)/(cub|memcpy|archscan::[a-z0-9_]*)/}" \
   --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.txt" 2>&1 || rc=1
 # One line per case: median, speed against CUB in the same run, fraction of the copy's bandwidth.
 python3 - "$out/bench.json" <<'PY'

@@ -50,9 +50,6 @@ using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe): each changes one thing.
-struct native_scalar : native_tuning {  // one item per lane and access: what 16-byte vectors buy
-  static constexpr bool vector_access = false;
-};
 template <int Threads, int Items, int MinBlocks, int SmallItems>
 struct probe_row {
   static constexpr int block_threads          = Threads;
@@ -60,28 +57,25 @@ struct probe_row {
   static constexpr int small_items_per_thread = SmallItems;
   static constexpr int min_blocks_per_sm      = MinBlocks;
 };
-struct native_row1_256x96 : native_tuning {  // 24 KB one-byte tiles
-  using row_1 = probe_row<256, 96, 2, 16>;
+struct native_row8_min3 : native_tuning {  // 85 registers a thread for row_8 (by-key items of <= 4-byte values)
+  using row_8 = probe_row<256, 16, 3, 4>;
 };
-struct native_row2_256x32 : native_tuning {  // 16 KB two-byte tiles of 256 threads
-  using row_2 = probe_row<256, 32, 4, 8>;
-};
-struct native_row4_128x40 : native_tuning {  // turing's four-byte row
-  using row_4 = probe_row<128, 40, 8, 16>;
+struct native_wide_rows : native_tuning {  // larger tiles for 9..16-byte items and the larger ones
+  using row_16    = probe_row<256, 12, 2, 12>;
+  using row_large = probe_row<256, 6, 1, 6>;
 };
 
-//! The probe's lists: native and its variants for one- and two-byte accumulators, and for four-byte ones.
-inline auto narrow_probe_policies() {
+//! The probe's lists: native beside what determinism costs (and turing) for plain scans, and beside
+//! its row variants for wide and by-key items.
+inline auto plain_probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
-                         named_policy<policy<native_row1_256x96, false>>{"archscan::native_row1_256x96_nosync", {}},
-                         named_policy<policy<native_row2_256x32, false>>{"archscan::native_row2_256x32_nosync", {}});
-}
-inline auto wide_probe_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_row4_128x40, false>>{"archscan::native_row4_128x40_nosync", {}},
+                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
+}
+inline auto row_probe_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_row8_min3, false>>{"archscan::native_row8_min3_nosync", {}},
+                         named_policy<policy<native_wide_rows, false>>{"archscan::native_wide_rows_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

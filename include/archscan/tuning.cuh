@@ -11,7 +11,7 @@
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
-//! shipped one and redefine what differs (a redefined row is found by `row_for`).
+//! shipped one and redefine what differs (a redefined row is found by `row_for_accum`).
 
 #include <cstddef>
 #include <type_traits>
@@ -67,6 +67,19 @@ using row_for = std::conditional_t<
                            std::conditional_t<(AccumBytes <= 8), typename Tuning::row_8,
                                               std::conditional_t<(AccumBytes <= 16), typename Tuning::row_16,
                                                                  typename Tuning::row_large>>>>>;
+
+namespace detail {
+//! The bytes by which an accumulator chooses its row: sizeof, unless the type states the registers
+//! an item takes as `row_bytes` (a by-key item: its value's words and one word of flags, detail/keyed.cuh).
+template <class T, class = void>
+struct row_bytes : std::integral_constant<std::size_t, sizeof(T)> {};
+template <class T>
+struct row_bytes<T, std::void_t<decltype(T::row_bytes)>> : std::integral_constant<std::size_t, T::row_bytes> {};
+}  // namespace detail
+
+//! The row of `Tuning` for items of accumulator type `Accum`.
+template <class Tuning, class Accum>
+using row_for_accum = row_for<Tuning, detail::row_bytes<Accum>::value>;
 
 //! The paper's scan: B = 2 * block_threads elements per block, two per thread, at every size.
 struct blelloch_tuning {

@@ -126,29 +126,29 @@ TEST(RankCarry, ByKeyRunsContinueAcrossRanksAndEmptyRanks) {
   // rank 0: keys ... 5 (trailing run of 5 sums to 4); rank 1 empty; rank 2: keys 5 ... 6 (restarts inside,
   // trailing run of 6 sums to 3); rank 3 starts with key 6 or 7.
   gathered<K, int> g(4);
-  g.set(0, 1, 4, K{4, true, false}, 1, 5);
+  g.set(0, 1, 4, K{4, K::restarts_bit}, 1, 5);
   g.set(1, 1, 0, K{});
-  g.set(2, 1, 6, K{3, true, false}, 5, 6);
+  g.set(2, 1, 6, K{3, K::restarts_bit}, 5, 6);
   g.set(3, 1, 2, K{}, 6, 6);
   const maybe<K> none{K{}, 0};
   auto s = fold_lower_ranks<K, int>(g.bytes.data(), 3, none, op{}, boundary);
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(3, s.value.value);
-  EXPECT_FALSE(s.value.closes) << "rank 3's first run continues rank 2's last run (key 6)";
+  EXPECT_FALSE(s.value.closes()) << "rank 3's first run continues rank 2's last run (key 6)";
   g.set(3, 1, 2, K{}, 7, 7);
   s = fold_lower_ranks<K, int>(g.bytes.data(), 3, none, op{}, boundary);
-  EXPECT_TRUE(s.value.closes) << "key 7 starts a new run on rank 3";
+  EXPECT_TRUE(s.value.closes()) << "key 7 starts a new run on rank 3";
   // Rank 2's first run (key 5) continues rank 0's last run across the empty rank 1.
   s = fold_lower_ranks<K, int>(g.bytes.data(), 2, none, op{}, boundary);
-  EXPECT_TRUE(s.valid && s.value.value == 4 && !s.value.closes);
+  EXPECT_TRUE(s.valid && s.value.value == 4 && !s.value.closes());
   // Rank 2 without rank 0's run: rank 2's first run would start fresh.
-  g.set(2, 1, 6, K{3, true, false}, 8, 6);
+  g.set(2, 1, 6, K{3, K::restarts_bit}, 8, 6);
   s = fold_lower_ranks<K, int>(g.bytes.data(), 2, none, op{}, boundary);
-  EXPECT_TRUE(s.value.closes);
+  EXPECT_TRUE(s.value.closes());
   // An exclusive by-key seed (a closed run holding init) is never reopened by a boundary.
   const maybe<K> init{archscan::detail::keyed_seed(100), 1};
   s = fold_lower_ranks<K, int>(g.bytes.data(), 0, init, op{}, boundary);
-  EXPECT_TRUE(s.valid && s.value.closes && s.value.value == 100);
+  EXPECT_TRUE(s.valid && s.value.closes() && s.value.value == 100);
 }
 
 TEST(RankCarry, EveryRankSeesADisagreement) {

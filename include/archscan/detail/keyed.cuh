@@ -9,6 +9,7 @@
 //! predecessor had stored its results over it.) Multi-pass families read every key in their first
 //! pass, before any output is written.
 
+#include <cstddef>
 #include <cstdint>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -18,12 +19,26 @@
 
 namespace archscan::detail {
 
-//! A run of items [l, r] of a by-key scan.
+//! A run of items [l, r] of a by-key scan. Its two flags share one byte, so that an item of a
+//! value of at most four bytes takes two registers in a tile, not three (a register per flag).
 template <class V>
 struct keyed {
-  V value;        //!< op-fold of the run's items from its last segment start within the run
-  bool restarts;  //!< a segment starts inside the run, after its first item: `value` owes nothing to l - 1
-  bool closes;    //!< the item after r starts a new segment
+  //! A segment starts inside the run, after its first item: `value` owes nothing to l - 1.
+  static constexpr std::uint8_t restarts_bit = 1;
+  //! The item after r starts a new segment.
+  static constexpr std::uint8_t closes_bit = 2;
+  //! What an item holds in registers, for the choice of a tuning's row (tuning.cuh, `row_for_accum`):
+  //! the value's 32-bit words and one word for the flags, not sizeof, which rounds to V's alignment.
+  static constexpr std::size_t row_bytes = (sizeof(V) + 3) / 4 * 4 + 4;
+
+  V value;             //!< op-fold of the run's items from its last segment start within the run
+  std::uint8_t flags;  //!< restarts_bit | closes_bit
+
+  __host__ __device__ bool restarts() const { return (flags & restarts_bit) != 0; }
+  __host__ __device__ bool closes() const { return (flags & closes_bit) != 0; }
+  __host__ __device__ void set_closes(bool c) {
+    flags = static_cast<std::uint8_t>((flags & restarts_bit) | (c ? closes_bit : 0));
+  }
 };
 
 //! Concatenation of adjacent runs a, b. Associative whenever `op` is; operand order kept.
@@ -32,8 +47,10 @@ struct segmented_op {
   Op op;
   template <class V>
   __host__ __device__ keyed<V> operator()(const keyed<V>& a, const keyed<V>& b) const {
-    const bool fresh = b.restarts || a.closes;
-    return keyed<V>{fresh ? b.value : static_cast<V>(op(a.value, b.value)), a.restarts || fresh, b.closes};
+    using K          = keyed<V>;
+    const bool fresh = b.restarts() || a.closes();
+    const auto flags = (a.restarts() || fresh ? K::restarts_bit : 0) | (b.flags & K::closes_bit);
+    return K{fresh ? b.value : static_cast<V>(op(a.value, b.value)), static_cast<std::uint8_t>(flags)};
   }
 };
 
@@ -46,7 +63,7 @@ struct keyed_item {
   std::int64_t n;
   __host__ __device__ keyed<V> operator()(std::int64_t i) const {
     const bool closes = i + 1 < n && !pred(keys[i], keys[i + 1]);
-    return keyed<V>{static_cast<V>(values[i]), false, closes};
+    return keyed<V>{static_cast<V>(values[i]), closes ? keyed<V>::closes_bit : std::uint8_t{0}};
   }
 };
 
@@ -59,7 +76,7 @@ auto make_keyed_input(KeyIt keys, ValIt values, Pred pred, std::int64_t n) {
 //! The exclusive scan's seed: a run before item 0 that closes, so item 0 starts a segment.
 template <class V>
 __host__ __device__ keyed<V> keyed_seed(const V& init) {
-  return keyed<V>{init, true, true};
+  return keyed<V>{init, static_cast<std::uint8_t>(keyed<V>::restarts_bit | keyed<V>::closes_bit)};
 }
 
 //! Inclusive by-key: the value part of the segmented prefix.
@@ -75,7 +92,7 @@ struct keyed_exclusive_finish {
   V init;
   callable<Op> op;
   __host__ __device__ V operator()(const keyed<V>& scanned) const {
-    return scanned.closes ? init : static_cast<V>(op(init, scanned.value));
+    return scanned.closes() ? init : static_cast<V>(op(init, scanned.value));
   }
 };
 

@@ -56,7 +56,7 @@ struct keyed_boundary {
   //! `before` ends with key `last`; the next slice begins with key `first`.
   template <class V>
   __host__ __device__ void operator()(keyed<V>& before, const key_type& last, const key_type& first) const {
-    before.closes = !pred(last, first);
+    before.set_closes(!pred(last, first));
   }
   __device__ key_type first_key() const { return keys[0]; }
   __device__ key_type last_key(std::int64_t n) const { return keys[n - 1]; }

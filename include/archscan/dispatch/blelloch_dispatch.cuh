@@ -79,7 +79,7 @@ constexpr int blelloch_fallback_threads() {
 template <>
 struct family_dispatch<blelloch_family> {
   template <class Tuning, class Problem>
-  using row_of = row_for<Tuning, sizeof(typename Problem::accum_type)>;
+  using row_of = row_for_accum<Tuning, typename Problem::accum_type>;
   template <class Tuning, class Problem>
   using fallback_row_of =
       blelloch_narrowed<row_of<Tuning, Problem>, blelloch_fallback_threads<Tuning, row_of<Tuning, Problem>, Problem>()>;

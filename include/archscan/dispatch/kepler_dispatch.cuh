@@ -70,7 +70,7 @@ constexpr single_pass_plan make_kepler_plan(const kepler_plan_input& in) {
 template <>
 struct family_dispatch<kepler_family> {
   template <class Tuning, class Problem>
-  using row_of = row_for<Tuning, sizeof(typename Problem::accum_type)>;
+  using row_of = row_for_accum<Tuning, typename Problem::accum_type>;
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {

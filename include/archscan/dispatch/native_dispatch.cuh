@@ -83,7 +83,7 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
 template <>
 struct family_dispatch<native_family> {
   template <class Tuning, class Problem>
-  using row_of = row_for<Tuning, sizeof(typename Problem::accum_type)>;
+  using row_of = row_for_accum<Tuning, typename Problem::accum_type>;
   template <class Tuning, class Hooks, class Problem, int Items>
   using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
   template <class Tuning, class Hooks, class Problem>

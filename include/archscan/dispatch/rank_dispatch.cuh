@@ -160,7 +160,7 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   using boundary = typename detail::boundary_of<in_t>::type;
   using key_t    = typename boundary::key_type;
   using total_problem = detail::scan_problem<in_t, T*, T, op_t, detail::identity_finish, detail::scan_kind::inclusive, false>;
-  using reduce_row    = row_for<native_tuning, sizeof(T)>;  // the first pass: native's tiles, any family
+  using reduce_row    = row_for_accum<native_tuning, T>;  // the first pass: native's tiles, any family
   using chunk         = tile::chunk_total<total_problem, native_tuning, reduce_row>;
   using seed_source   = detail::gathered_seed<T, key_t, op_t, boundary>;
   using seeded_problem = detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t,
