@@ -4,13 +4,12 @@
 
 namespace archscan::perf::bench {
 namespace {
-using plain = listed_policies<plain_probe_policies>;
-using rows  = listed_policies<row_probe_policies>;
+using probe = listed_policies<probe_policies>;
 const registrar registered{8, [] {
-  register_type<exclusive_scan_alg, std::int32_t, plain>();
-  register_type<exclusive_scan_by_key_alg, std::int8_t, rows>();
-  register_type<exclusive_scan_by_key_alg, std::int32_t, rows>();
-  register_type<exclusive_scan_by_key_alg, std::int64_t, rows>();
+  register_type<exclusive_scan_alg, std::int32_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int8_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int32_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int64_t, probe>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

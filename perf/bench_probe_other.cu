@@ -4,13 +4,12 @@
 
 namespace archscan::perf::bench {
 namespace {
-using plain = listed_policies<plain_probe_policies>;
-using rows  = listed_policies<row_probe_policies>;
+using probe = listed_policies<probe_policies>;
 const registrar registered{9, [] {
-  register_type<exclusive_scan_alg, float, plain>();
-  register_type<exclusive_scan_alg, mat2x2, rows>();
-  register_type<exclusive_scan_by_key_alg, double, rows>();
-  register_type<exclusive_scan_by_key_alg, mat2x2, rows>();
+  register_type<exclusive_scan_alg, float, probe>();
+  register_type<exclusive_scan_alg, mat2x2, probe>();
+  register_type<exclusive_scan_by_key_alg, double, probe>();
+  register_type<exclusive_scan_by_key_alg, mat2x2, probe>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -57,25 +57,15 @@ struct probe_row {
   static constexpr int small_items_per_thread = SmallItems;
   static constexpr int min_blocks_per_sm      = MinBlocks;
 };
-struct native_row8_min3 : native_tuning {  // 85 registers a thread for row_8 (by-key items of <= 4-byte values)
+struct native_row8_min3 : native_tuning {  // 85 registers a thread for row_8: by-key items of <= 4-byte values spill at 64
   using row_8 = probe_row<256, 16, 3, 4>;
 };
-struct native_wide_rows : native_tuning {  // larger tiles for 9..16-byte items and the larger ones
-  using row_16    = probe_row<256, 12, 2, 12>;
-  using row_large = probe_row<256, 6, 1, 6>;
-};
 
-//! The probe's lists: native beside what determinism costs (and turing) for plain scans, and beside
-//! its row variants for wide and by-key items.
-inline auto plain_probe_policies() {
+//! The probe's list: native beside what determinism costs, a row variant and turing.
+inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
-}
-inline auto row_probe_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_row8_min3, false>>{"archscan::native_row8_min3_nosync", {}},
-                         named_policy<policy<native_wide_rows, false>>{"archscan::native_wide_rows_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

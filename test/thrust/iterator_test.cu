@@ -2,6 +2,7 @@
 // Each result is compared with the same call made with thrust::cuda::par and with a host reference.
 
 #include <utility>
+#include <vector>
 
 #include <thrust/device_vector.h>
 #include <thrust/iterator/constant_iterator.h>
@@ -197,6 +198,32 @@ void check_in_place_offset(const Policy& policy, i64 n, int offset) {
   for (int i = 0; i < offset; ++i) ASSERT_EQ(got[i], items[i]) << "an item before the range changed";
 }
 
+// By-key scans read keys and values in 16-byte vectors where both are aligned: keys and values off
+// alignment, apart or together, and the output over the values.
+template <class V, class Policy>
+void check_by_key_offsets(const Policy& policy, i64 n, int key_offset, int value_offset, bool in_place) {
+  const auto noise  = random_values<std::uint8_t>(n + key_offset, static_cast<std::uint64_t>(n) * 13 + key_offset);
+  const auto values = random_values<V>(n + value_offset, static_cast<std::uint64_t>(n) * 29 + value_offset);
+  std::vector<int> keys(n + key_offset);
+  for (i64 i = 1; i < n + key_offset; ++i) keys[i] = keys[i - 1] + (noise[i] % 5 == 0);  // runs of ~5
+  device_buffer<int> d_keys(keys);
+  device_buffer<V> d_values(values);
+  device_buffer<V> d_out(n + value_offset);
+  d_out.poison();
+  V* out = in_place ? d_values.get() + value_offset : d_out.get() + value_offset;
+  const V init = static_cast<V>(values[0] | 1);
+  thrust::exclusive_scan_by_key(policy, d_keys.get() + key_offset, d_keys.get() + key_offset + n,
+                                d_values.get() + value_offset, out, init);
+  const auto got = in_place ? d_values.to_host() : d_out.to_host();
+  V acc          = init;
+  for (i64 i = 0; i < n; ++i) {
+    if (i > 0 && keys[key_offset + i] != keys[key_offset + i - 1]) acc = init;
+    ASSERT_EQ(got[value_offset + i], acc) << "n=" << n << " keys+" << key_offset << " values+" << value_offset
+                                          << (in_place ? " in place" : "") << " i=" << i;
+    acc = static_cast<V>(acc + values[value_offset + i]);
+  }
+}
+
 TYPED_TEST(IteratorTest, PointersOffAlignment) {
   ARCHSCAN_REQUIRE_GPU();
   const typename TypeParam::policy policy{};
@@ -211,6 +238,11 @@ TYPED_TEST(IteratorTest, PointersOffAlignment) {
     check_in_place_offset<std::int8_t>(policy, n, 0);
     check_in_place_offset<std::int8_t>(policy, n, 7);
     check_in_place_offset<std::int16_t>(policy, n, 1);
+    for (const auto& [key_offset, value_offset] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{0, 1}, std::pair{3, 3}}) {
+      check_by_key_offsets<int>(policy, n, key_offset, value_offset, false);
+      check_by_key_offsets<std::int8_t>(policy, n, key_offset, value_offset, value_offset > 0);
+      check_by_key_offsets<std::int64_t>(policy, n, key_offset, value_offset, value_offset == 0);
+    }
   }
 }
 

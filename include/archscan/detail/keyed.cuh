@@ -65,6 +65,37 @@ struct keyed_item {
     const bool closes = i + 1 < n && !pred(keys[i], keys[i + 1]);
     return keyed<V>{static_cast<V>(values[i]), closes ? keyed<V>::closes_bit : std::uint8_t{0}};
   }
+
+  //! Items i .. i + Items - 1, all of them real, from their keys and values already in registers;
+  //! `next` is key i + Items, read only when that item exists. The flags as operator() forms them.
+  template <int Items, class K, class U>
+  __host__ __device__ void form(std::int64_t i, const K (&k)[Items], const U (&v)[Items], const K& next,
+                                keyed<V> (&x)[Items]) const {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const bool closes = j + 1 < Items ? !pred(k[j], k[j + 1]) : i + Items < n && !pred(k[j], next);
+      x[j]              = keyed<V>{static_cast<V>(v[j]), closes ? keyed<V>::closes_bit : std::uint8_t{0}};
+    }
+  }
+};
+
+//! The parts of a by-key scan's input (make_keyed_input), for tiles that load keys and values
+//! themselves; `void` iterators for every other input.
+template <class InIt>
+struct keyed_source {
+  using key_iterator   = void;
+  using value_iterator = void;
+};
+template <class V, class KeyIt, class ValIt, class Pred>
+struct keyed_source<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
+  using key_iterator   = KeyIt;
+  using value_iterator = ValIt;
+  using item_type      = keyed_item<V, KeyIt, ValIt, Pred>;
+  template <class It>
+  __host__ __device__ static item_type item(const It& in) { return in.functor(); }
+  //! The item index at `in` (a slice of a larger input starts past 0).
+  template <class It>
+  __host__ __device__ static std::int64_t index(const It& in) { return *in.base(); }
 };
 
 template <class V, class KeyIt, class ValIt, class Pred>

@@ -28,6 +28,7 @@
 #include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
+#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
@@ -54,6 +55,12 @@ struct transposed_tile {
                                         detail::vector_element_t<typename Problem::input_iterator>, void>;
   using out_element = std::conditional_t<Tuning::vector_access,
                                          detail::vector_element_t<typename Problem::output_iterator>, void>;
+  //! By-key inputs (detail/keyed.cuh) read their keys and values themselves when both qualify.
+  using keyed_in      = detail::keyed_source<typename Problem::input_iterator>;
+  using key_element   = std::conditional_t<Tuning::vector_access,
+                                         detail::vector_element_t<typename keyed_in::key_iterator>, void>;
+  using value_element = std::conditional_t<Tuning::vector_access,
+                                           detail::vector_element_t<typename keyed_in::value_iterator>, void>;
   template <class U, int Items>
   static constexpr bool vectors_fit() {
     if constexpr (std::is_void_v<U>) {
@@ -72,8 +79,8 @@ struct transposed_tile {
   template <int Items>
   static constexpr std::size_t warp_region_bytes() {
     const std::size_t transposed = sizeof(T) * block::warp_transpose<T, threads, Items>::warp_slots;
-    const std::size_t in_vectors = vector_warp_bytes<in_element, Items>(), out_vectors = vector_warp_bytes<out_element, Items>();
-    const std::size_t vectors    = in_vectors > out_vectors ? in_vectors : out_vectors;
+    const std::size_t vectors    = detail::max_of(vector_warp_bytes<in_element, Items>(), vector_warp_bytes<out_element, Items>(),
+                                                  vector_warp_bytes<key_element, Items>(), vector_warp_bytes<value_element, Items>());
     return detail::align_up(transposed > vectors ? transposed : vectors, 16);
   }
   //! Shared memory of a tile with `Items` per thread (exchange regions, block scan, broadcasts).
@@ -108,6 +115,9 @@ struct transposed_tile {
   //! Full tiles load (store) 16-byte vectors when the input (output) qualifies and is aligned at run time.
   static constexpr bool vector_loads  = transposes && vectors_fit<in_element, items>();
   static constexpr bool vector_stores = transposes && vectors_fit<out_element, items>();
+  //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
+  static constexpr bool keyed_vector_loads =
+      transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
   static constexpr std::size_t region_bytes = warp_region_bytes<items>();
   using scan      = block::warp_totals_scan<T, threads>;
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
@@ -272,6 +282,9 @@ struct transposed_tile {
 
   //! Loads the `rest` (<= tile_items) items of the tile starting at `base` into `x`, blocked.
   __device__ static void load_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&x)[items]) {
+    if constexpr (keyed_vector_loads) {
+      if (rest == tile_items && load_keyed(p, base, s, x)) return;
+    }
     if constexpr (vector_loads) {
       if (rest == tile_items && detail::aligned_16(p.in)) {  // whole vectors, from the warp's segment
         using vectors   = block::vector_transpose<in_element, items>;
@@ -295,6 +308,37 @@ struct transposed_tile {
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
     if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
+  }
+
+  //! A full by-key tile from 16-byte vectors of keys and of values, when both are 16-byte aligned
+  //! (else false, nothing loaded). Every load is issued before the first exchange. The key after a
+  //! lane's last item is the next lane's first; after the warp's last, lane 31 reads it from memory.
+  __device__ static bool load_keyed(const Problem& p, std::int64_t base, const smem_view& s, T (&x)[items]) {
+    using key_vectors   = block::vector_transpose<key_element, items>;
+    using value_vectors = block::vector_transpose<value_element, items>;
+    const auto item          = keyed_in::item(p.in);
+    const std::int64_t start = keyed_in::index(p.in);  // the problem's first item (a slice may start past 0)
+    if (!detail::aligned_16(item.keys + start) || !detail::aligned_16(item.values + start)) return false;
+    const int lane           = static_cast<int>(threadIdx.x) % 32;
+    const std::int64_t first = start + warp_first(base);  // the warp's first item
+    const std::int64_t after = first + transpose::warp_items;
+    const auto* key_src      = reinterpret_cast<const typename key_vectors::vector*>(item.keys + first) + lane;
+    const auto* value_src    = reinterpret_cast<const typename value_vectors::vector*>(item.values + first) + lane;
+    typename key_vectors::vector kv[key_vectors::lane_vectors];
+    typename value_vectors::vector vv[value_vectors::lane_vectors];
+#pragma unroll
+    for (int k = 0; k < key_vectors::lane_vectors; ++k) kv[k] = key_src[k * 32];
+#pragma unroll
+    for (int k = 0; k < value_vectors::lane_vectors; ++k) vv[k] = value_src[k * 32];
+    key_element after_key{};
+    if (lane == 31 && after < item.n) after_key = item.keys[after];
+    key_element k[items];
+    value_element v[items];
+    key_vectors::striped_to_blocked(kv, k, s.vector_region());
+    value_vectors::striped_to_blocked(vv, v, s.vector_region());
+    const key_element next_first = __shfl_down_sync(0xffffffffu, k[0], 1);
+    item.form(first + lane * items, k, v, lane == 31 ? after_key : next_first, x);
+    return true;
   }
 
   //! Stores the first `rest` of the tile's scanned items `y` (blocked), each through `finish`.
