@@ -1,0 +1,48 @@
+// The shipped tunings (host): every row's tile, full and small, sits among the sizes every scan test
+// runs, with its neighbours, so that a row changed without the test sizes still meets its boundaries.
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <archscan/tuning.cuh>
+
+#include "support/values.cuh"
+
+namespace {
+
+template <class Row>
+void expect_tested(const std::vector<std::int64_t>& sizes, const std::string& name) {
+  for (const std::int64_t items : {Row::items_per_thread, Row::small_items_per_thread}) {
+    const std::int64_t tile = Row::block_threads * items;
+    for (const std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) {
+      const bool listed = std::find(sizes.begin(), sizes.end(), n) != sizes.end();
+      EXPECT_TRUE(listed) << name << ": a tile of " << tile << " items, and size " << n << " is not in test_sizes()";
+      if (!listed) return;  // one message per tile
+    }
+  }
+}
+
+template <class Tuning>
+void expect_rows_tested(const std::string& name) {
+  const auto sizes = archscan::test::test_sizes();
+  expect_tested<typename archscan::detail::narrow_rows<Tuning>::row_1>(sizes, name + " row_1");
+  expect_tested<typename archscan::detail::narrow_rows<Tuning>::row_2>(sizes, name + " row_2");
+  expect_tested<typename Tuning::row_4>(sizes, name + " row_4");
+  expect_tested<typename Tuning::row_8>(sizes, name + " row_8");
+  expect_tested<typename Tuning::row_16>(sizes, name + " row_16");
+  expect_tested<typename Tuning::row_large>(sizes, name + " row_large");
+}
+
+TEST(Tuning, EveryRowsTilesAreAmongTheTestSizes) {
+  if (archscan::test::short_run()) GTEST_SKIP() << "the short size list of sanitizer runs is not meant to cover rows";
+  expect_rows_tested<archscan::blelloch_tuning>("blelloch");
+  expect_rows_tested<archscan::kepler_tuning>("kepler");
+  expect_rows_tested<archscan::turing_tuning>("turing");
+  expect_rows_tested<archscan::native_tuning>("native");
+}
+
+}  // namespace
