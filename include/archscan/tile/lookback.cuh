@@ -147,18 +147,15 @@ struct segment_lookback {
     // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
     // this one (lanes < j), the segment before (its last tile holds P_s once published) and, in lane
     // 0, the end of the one before that (P_s-1), from which the segment before folds to P_s.
-    // Aggregates are folded in the round that finds them all published, not after the loop: they
-    // come before the prefixes, so a segment's last tile has R_s (and R_s-1, should P_s be late)
-    // ready when the prefix arrives, and the chain of prefixes pays one operation per segment, not
-    // a fold of 31 (which for a by-key item, select and add, took longer than the poll).
-    T own_v{}, prev_v{}, older_v{};
-    maybe<T> own{own_v, 0};  // a_32s + ... + a_t-1, once own_done
-    T whole{};               // own + a_t: R_s, for a segment's last tile
-    T prev_total{};          // R_s-1, once prev_done: only while P_s is not published
-    bool own_done = false, prev_done = false, has_p_s = false, has_p_older = false, walk_further = false;
+    // This segment's aggregates are folded in the round that finds them all published, not after
+    // the loop: they come before P_s, so a segment's last tile has them folded when P_s arrives, and
+    // the chain of prefixes pays two operations per segment instead of a fold of 31 (which for a
+    // by-key item, select and add, took longer than the poll). Once folded they are not polled again.
+    T own_v{}, prev_v{}, older_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
+    bool own_done = false, has_p_s = false, has_p_older = false, walk_further = false;
     backoff<Config> b;
     for (;;) {
-      const tile_status so = lane < j ? st.poll(s * segment + lane, own_v) : status_aggregate;
+      const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
       const tile_status sp = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
       const tile_status se = s >= 2 && lane == 0 ? st.poll((s - 1) * segment - 1, older_v) : status_aggregate;
       const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
@@ -166,22 +163,18 @@ struct segment_lookback {
       has_p_s     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
       has_p_older = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
       if (!own_done && own_invalid == 0) {  // uniform: a ballot
-        own      = fold_lanes(own_v, j, op);
-        whole    = own.valid ? static_cast<T>(op(own.value, aggregate)) : aggregate;
+        own_v    = fold_lanes(own_v, j, op).value;
         own_done = true;
       }
-      if (s >= 1 && !has_p_s && !prev_done && prev_invalid == 0) {  // lane 31 holds an aggregate here
-        prev_total = fold_lanes(prev_v, segment, op).value;
-        prev_done  = true;
-      }
       if (own_done && (s == 0 || has_p_s)) break;
-      if (own_done && prev_done) {
+      if (own_done && prev_invalid == 0) {
         walk_further = !has_p_older;  // P_s-1 is not published either: walk back for it
         break;
       }
       b.wait();
     }
-    maybe<T> base = seed;  // P_s
+    const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
+    maybe<T> base = seed;                      // P_s
     if (s >= 1) {
       if (has_p_s) {
         base = maybe<T>{warp::shfl_idx(prev_v, segment - 1), 1};
@@ -189,11 +182,12 @@ struct segment_lookback {
         const maybe<T> before = s == 1          ? seed
                                 : walk_further ? segment_prefix(st, s - 1, seed, op)
                                                : maybe<T>{warp::shfl_idx(older_v, 0), 1};
-        base = combine(before, maybe<T>{prev_total, 1});
+        base = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
       }
     }
-    if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s
-      st.publish(tile, status_prefix, combine(base, maybe<T>{whole, 1}).value);
+    if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
+      const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
+      st.publish(tile, status_prefix, combine(base, whole).value);
     }
     return combine(base, own);
   }
