@@ -1,6 +1,7 @@
 // Every iterator kind Thrust accepts, as input and as output, and in-place scans, with every policy.
 // Each result is compared with the same call made with thrust::cuda::par and with a host reference.
 
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -199,20 +200,25 @@ void check_in_place_offset(const Policy& policy, i64 n, int offset) {
 }
 
 // By-key scans read keys and values in 16-byte vectors where both are aligned: keys and values off
-// alignment, apart or together, and the output over the values.
-template <class V, class Policy>
+// alignment, apart or together, the output over the values, and keys of every width (bool included).
+template <class V, class K = int, class Policy>
 void check_by_key_offsets(const Policy& policy, i64 n, int key_offset, int value_offset, bool in_place) {
   const auto noise  = random_values<std::uint8_t>(n + key_offset, static_cast<std::uint64_t>(n) * 13 + key_offset);
   const auto values = random_values<V>(n + value_offset, static_cast<std::uint64_t>(n) * 29 + value_offset);
-  std::vector<int> keys(n + key_offset);
-  for (i64 i = 1; i < n + key_offset; ++i) keys[i] = keys[i - 1] + (noise[i] % 5 == 0);  // runs of ~5
-  device_buffer<int> d_keys(keys);
+  std::vector<std::conditional_t<std::is_same_v<K, bool>, std::uint8_t, K>> keys(n + key_offset);  // not vector<bool>
+  const int kinds = std::is_same_v<K, bool> ? 2 : 100;  // adjacent runs' keys differ
+  for (i64 i = 1, run = 0; i < n + key_offset; ++i) {
+    run += noise[i] % 5 == 0;  // runs of ~5
+    keys[i] = static_cast<K>(run % kinds);
+  }
+  const thrust::device_vector<K> d_keys_vector(keys.begin(), keys.end());
+  const K* d_keys = thrust::raw_pointer_cast(d_keys_vector.data());
   device_buffer<V> d_values(values);
   device_buffer<V> d_out(n + value_offset);
   d_out.poison();
   V* out = in_place ? d_values.get() + value_offset : d_out.get() + value_offset;
   const V init = static_cast<V>(values[0] | 1);
-  thrust::exclusive_scan_by_key(policy, d_keys.get() + key_offset, d_keys.get() + key_offset + n,
+  thrust::exclusive_scan_by_key(policy, d_keys + key_offset, d_keys + key_offset + n,
                                 d_values.get() + value_offset, out, init);
   const auto got = in_place ? d_values.to_host() : d_out.to_host();
   V acc          = init;
@@ -242,6 +248,13 @@ TYPED_TEST(IteratorTest, PointersOffAlignment) {
       check_by_key_offsets<int>(policy, n, key_offset, value_offset, false);
       check_by_key_offsets<std::int8_t>(policy, n, key_offset, value_offset, value_offset > 0);
       check_by_key_offsets<std::int64_t>(policy, n, key_offset, value_offset, value_offset == 0);
+    }
+    for (const int key_offset : {0, 1}) {
+      check_by_key_offsets<int, std::int8_t>(policy, n, key_offset, 0, false);
+      check_by_key_offsets<int, bool>(policy, n, key_offset, 0, false);
+      check_by_key_offsets<int, std::int16_t>(policy, n, key_offset, 0, true);
+      check_by_key_offsets<int, double>(policy, n, key_offset, 0, false);
+      check_by_key_offsets<std::int64_t, std::int64_t>(policy, n, key_offset, 0, false);
     }
   }
 }
