@@ -69,6 +69,28 @@ TEST(Keyed, LeftFoldOfItemsIsTheByKeyScan) {
   EXPECT_TRUE(seeded.restarts());
 }
 
+TEST(Keyed, ItemsFormedFromRegistersMatchTheIterator) {
+  const std::int64_t n = 12;
+  const int keys[n]    = {1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 5};
+  const affine values[n] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}, {1, 2}, {3, 4}, {5, 6}};
+  const auto item = archscan::detail::keyed_item<affine, const int*, const affine*, ::cuda::std::equal_to<int>>{
+      keys, values, {}, n};
+  for (const std::int64_t first : {0, 4, 8}) {  // runs of four items, the last one ending the input
+    int k[4];
+    affine v[4];
+    for (int j = 0; j < 4; ++j) {
+      k[j] = keys[first + j];
+      v[j] = values[first + j];
+    }
+    K x[4];
+    item.form(first, k, v, first + 4 < n ? keys[first + 4] : -1, x);
+    for (int j = 0; j < 4; ++j) {
+      EXPECT_EQ(item(first + j).value, x[j].value) << first + j;
+      EXPECT_EQ(item(first + j).flags, x[j].flags) << first + j;
+    }
+  }
+}
+
 TEST(Keyed, RowsFollowRegistersNotSize) {
   static_assert(keyed<std::int8_t>::row_bytes == 8 && keyed<std::int32_t>::row_bytes == 8);
   static_assert(keyed<double>::row_bytes == 12 && keyed<affine>::row_bytes == 20);

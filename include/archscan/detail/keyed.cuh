@@ -71,7 +71,9 @@ struct keyed_item {
   template <int Items, class K, class U>
   __host__ __device__ void form(std::int64_t i, const K (&k)[Items], const U (&v)[Items], const K& next,
                                 keyed<V> (&x)[Items]) const {
+#if defined(__CUDA_ARCH__)  // host compilers do not know the pragma
 #pragma unroll
+#endif
     for (int j = 0; j < Items; ++j) {
       const bool closes = j + 1 < Items ? !pred(k[j], k[j + 1]) : i + Items < n && !pred(k[j], next);
       x[j]              = keyed<V>{static_cast<V>(v[j]), closes ? keyed<V>::closes_bit : std::uint8_t{0}};
