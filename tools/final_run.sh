@@ -13,8 +13,9 @@
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
-#   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double at 2^26
-#               (perf/profile.cu): speed of light, warp states, occupancy                   ~1 min
+#   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
+#               native's (walk and tree) and CUB's by-key int32 sums at 2^26 (perf/profile.cu):
+#               speed of light, warp states, occupancy                                      ~1 min
 # A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
@@ -87,7 +88,7 @@ for part in ${parts//,/ }; do
     profile)
       [ -f build/gpu/build.ninja ] || build_old
       cmake --build build/gpu --target archscan-profile > "$out/profile-build.txt" 2>&1 || tail -n 20 "$out/profile-build.txt"
-      ncu --clock-control none -k regex:'scan_tiles|DeviceScanKernel' --launch-skip 12 \
+      ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' \
         --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
         build/gpu/perf/archscan-profile 26 > "$out/ncu.txt" 2>&1
       echo "ncu rc=$?" >> "$out/ncu.txt"
