@@ -143,7 +143,8 @@ struct tile_state<T, true> {
   __device__ __forceinline__ void publish(std::int64_t tile, tile_status s, const T& v) const {
     word::store(d_words + tile, s, v);
   }
-  //! The tile's status now, and its value in `v` unless the status is invalid.
+  //! The tile's status now, and its value in `v`; after an invalid status `v` holds nothing meaningful
+  //! (a packed word writes its reset bits there, split states leave it alone).
   __device__ __forceinline__ tile_status poll(std::int64_t tile, T& v) const {
     return static_cast<tile_status>(word::load(d_words + tile, v));
   }
