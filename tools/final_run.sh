@@ -5,13 +5,14 @@
 #   build-new   sm_90 build against the newest fetched CCCL (build/gpu-newest, tests only, from
 #               .cccl/, carried to the machine)                                             ~5 min
 #               (each alone: both at once overran one call once native had joined the suite)
-#   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)       ~5 min
+#   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)     ~5-8 min
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
 #   suites      suite and suite-new at once                                                 ~6 min
 #   sanitize    the four compute-sanitizer tools over the single-pass families' tests (tools/sanitize.sh) ~5 min
 #   suite+sanitize-native  suite, and beside it the sanitizers over native's tests only      ~6 min
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
+#   probe       native beside its variants (perf/native_probe.sh, its own small build)    ~2-3 min
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
 #               native's (walk and tree) and CUB's by-key int32 sums at 2^26 (perf/profile.cu):
@@ -20,7 +21,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,bench,cccl-ab,profile}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,bench,probe,cccl-ab,profile}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -84,6 +85,10 @@ for part in ${parts//,/ }; do
         > "$out/bench-build.txt" 2>&1 || tail -n 20 "$out/bench-build.txt"
       perf/run_full.sh build/gpu "$out/bench" > "$out/run_full.txt" 2>&1
       echo "run_full rc=$?" >> "$out/run_full.txt"
+      ;;
+    probe)
+      ARCHSCAN_PROBE_TESTS=0 perf/native_probe.sh "$out/probe" > "$out/probe.txt" 2>&1
+      echo "native_probe rc=$?" >> "$out/probe.txt"
       ;;
     profile)
       [ -f build/gpu/build.ninja ] || build_old
