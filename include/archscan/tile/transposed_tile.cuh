@@ -287,11 +287,9 @@ struct transposed_tile {
     }
     if constexpr (vector_loads) {
       if (rest == tile_items && detail::aligned_16(p.in)) {  // whole vectors, from the warp's segment
-        using vectors   = block::vector_transpose<in_element, items>;
-        const auto* src = reinterpret_cast<const typename vectors::vector*>(p.in + warp_first(base)) + threadIdx.x % 32;
+        using vectors = block::vector_transpose<in_element, items>;
         typename vectors::vector v[vectors::lane_vectors];
-#pragma unroll
-        for (int k = 0; k < vectors::lane_vectors; ++k) v[k] = src[k * 32];
+        load_vectors(p.in + warp_first(base), v);
         vectors::striped_to_blocked(v, x, s.vector_region());
         return;
       }
@@ -310,6 +308,15 @@ struct transposed_tile {
     if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
   }
 
+  //! This lane's 16-byte vectors of the warp segment starting at `warp_start` (vector k * 32 + lane
+  //! in `v[k]`), for the exchange to the blocked arrangement.
+  template <class U, int LaneVectors>
+  __device__ static void load_vectors(const U* warp_start, uint4 (&v)[LaneVectors]) {
+    const auto* src = reinterpret_cast<const uint4*>(warp_start) + threadIdx.x % 32;
+#pragma unroll
+    for (int k = 0; k < LaneVectors; ++k) v[k] = src[k * 32];
+  }
+
   //! A full by-key tile from 16-byte vectors of keys and of values, when both are 16-byte aligned
   //! (else false, nothing loaded). Every load is issued before the first exchange. The key after a
   //! lane's last item is the next lane's first; after the warp's last, lane 31 reads it from memory.
@@ -322,14 +329,10 @@ struct transposed_tile {
     const int lane           = static_cast<int>(threadIdx.x) % 32;
     const std::int64_t first = start + warp_first(base);  // the warp's first item
     const std::int64_t after = first + transpose::warp_items;
-    const auto* key_src      = reinterpret_cast<const typename key_vectors::vector*>(item.keys + first) + lane;
-    const auto* value_src    = reinterpret_cast<const typename value_vectors::vector*>(item.values + first) + lane;
     typename key_vectors::vector kv[key_vectors::lane_vectors];
     typename value_vectors::vector vv[value_vectors::lane_vectors];
-#pragma unroll
-    for (int k = 0; k < key_vectors::lane_vectors; ++k) kv[k] = key_src[k * 32];
-#pragma unroll
-    for (int k = 0; k < value_vectors::lane_vectors; ++k) vv[k] = value_src[k * 32];
+    load_vectors(item.keys + first, kv);
+    load_vectors(item.values + first, vv);
     key_element after_key{};
     if (lane == 31 && after < item.n) after_key = item.keys[after];
     key_element k[items];
