@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -160,6 +161,22 @@ TEST(RankCarry, EveryRankSeesADisagreement) {
   EXPECT_EQ(0, (archscan::detail::rank_disagreeing<int, no_key>(g.bytes.data(), 3, 6)));
   g.set(2, 5, 0, 0);  // an empty slice agrees too
   EXPECT_EQ(-1, (archscan::detail::rank_disagreeing<int, no_key>(g.bytes.data(), 3, 5)));
+}
+
+TEST(RankCarry, ByKeyInputsHaveAKeyedBoundaryOthersNone) {
+  const int keys[3] = {4, 4, 5};
+  const int values[3] = {1, 2, 3};
+  const auto input = archscan::detail::make_keyed_input<int>(keys + 0, values + 0, thrust::equal_to<int>{}, 3);
+  using of_keyed   = archscan::detail::boundary_of<std::decay_t<decltype(input)>>;
+  static_assert(std::is_same_v<of_keyed::type, archscan::detail::keyed_boundary<const int*, thrust::equal_to<int>>>);
+  static_assert(std::is_same_v<archscan::detail::boundary_of<const int*>::type, no_boundary>);
+  const auto bound = of_keyed::get(input);
+  EXPECT_EQ(keys, bound.keys);
+  keyed<int> run{7, 0};
+  bound(run, keys[1], keys[2]);
+  EXPECT_TRUE(run.closes()) << "keys 4 and 5 differ: the next slice starts a run";
+  bound(run, keys[0], keys[1]);
+  EXPECT_FALSE(run.closes());
 }
 
 TEST(RankCarry, SlotsAndSignatures) {

@@ -82,7 +82,7 @@ struct keyed_item {
 };
 
 //! The parts of a by-key scan's input (make_keyed_input), for tiles that load keys and values
-//! themselves; `void` iterators for every other input.
+//! themselves and for the scan across ranks (rank_carry.cuh); `void` iterators for every other input.
 template <class InIt>
 struct keyed_source {
   using key_iterator   = void;
@@ -92,6 +92,7 @@ template <class V, class KeyIt, class ValIt, class Pred>
 struct keyed_source<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
   using key_iterator   = KeyIt;
   using value_iterator = ValIt;
+  using pred_type      = Pred;
   using item_type      = keyed_item<V, KeyIt, ValIt, Pred>;
   template <class It>
   __host__ __device__ static item_type item(const It& in) { return in.functor(); }

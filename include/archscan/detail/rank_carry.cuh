@@ -20,10 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/iterator_traits.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <archscan/detail/callable.cuh>
 #include <archscan/detail/keyed.cuh>
@@ -63,16 +62,18 @@ struct keyed_boundary {
 };
 
 //! The boundary of a scan's input: keyed_boundary for by-key scans (keyed_item inputs), else none.
-template <class InIt>
+template <class InIt, class Source = keyed_source<InIt>, bool Keyed = !std::is_void_v<typename Source::key_iterator>>
 struct boundary_of {
   using type = no_boundary;
   static type get(const InIt&) { return {}; }
 };
-template <class V, class KeyIt, class ValIt, class Pred>
-struct boundary_of<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
-  using type = keyed_boundary<KeyIt, Pred>;
-  template <class It>
-  static type get(const It& in) { return {in.functor().keys, in.functor().pred}; }
+template <class InIt, class Source>
+struct boundary_of<InIt, Source, true> {
+  using type = keyed_boundary<typename Source::key_iterator, typename Source::pred_type>;
+  static type get(const InIt& in) {
+    const auto item = Source::item(in);
+    return {item.keys, item.pred};
+  }
 };
 
 struct rank_header {
