@@ -192,6 +192,25 @@ struct native_small_tiles_lookback_only : native_small_tiles {
   static constexpr int wave_max_tiles = 0;
 };
 
+//! 32-item tiles: enough of them that the look-back's window of 32 segment ends is crossed many
+//! times over (every tile past segment 32 waits for a prefix inside its window), few enough for one
+//! wave on an H100 (2000 tiles: 16 blocks of 32 threads per SM).
+struct tiny_tile_row {
+  static constexpr int block_threads          = 32;
+  static constexpr int items_per_thread       = 1;
+  static constexpr int small_items_per_thread = 1;
+  static constexpr int min_blocks_per_sm      = 1;
+};
+struct native_tiny_tiles : archscan::native_tuning {
+  using row_4     = tiny_tile_row;
+  using row_8     = tiny_tile_row;
+  using row_16    = tiny_tile_row;
+  using row_large = tiny_tile_row;
+};
+struct native_tiny_tiles_lookback_only : native_tiny_tiles {
+  static constexpr int wave_max_tiles = 0;
+};
+
 //! Scans random floats (inclusive) and doubles (exclusive, seeded) of `n` items with `Wave` and with
 //! `Lookback` (the same tuning without its wave): expects the same bits, and float sums within 1e-5
 //! of the sum of magnitudes so far (float rounding).
@@ -224,6 +243,14 @@ TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{128} * 5120 + 1, std::int64_t{300} * 5120 - 3}) {
     expect_wave_equals_lookback<archscan::native_tuning, native_lookback_only>(n, 21);
+  }
+}
+
+TEST(NativeDeterminism, ManySegmentsWaveAndLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 1281 tiles (40 segments) and 2000 tiles (62.5 segments) of 32 items.
+  for (const std::int64_t n : {std::int64_t{40} * 1024 + 3, std::int64_t{2000} * 32 - 1}) {
+    expect_wave_equals_lookback<native_tiny_tiles, native_tiny_tiles_lookback_only>(n, 41);
   }
 }
 

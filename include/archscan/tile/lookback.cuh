@@ -123,18 +123,24 @@ struct window_lookback {
 //!   prefix(t) = P_s + (((a_32s + ...) + a_t-1))           t = 32s + j: P_s, then the segment's
 //!                                                         tiles before t, left to right
 //!
-//! Everything but the final combination uses aggregates only, which tiles publish as soon as they
-//! have reduced, so it is computed before P_s arrives: on the chain of prefixes a tile adds one
-//! operation (two for a segment's last tile, which publishes P_s+1 as its status_prefix; no other
-//! tile publishes a prefix). A tile whose P_s is not published yet starts from the nearest published
-//! P_k (or the seed) and folds the segments k..s-1 itself, which gives the same bits.
+//! A segment's last tile publishes R_s as its state's aggregate (its own a_t is needed by nobody:
+//! its segment's other tiles come before it) as soon as its segment's other tiles have published,
+//! and P_s+1 as its prefix once it knows P_s. So the segment ends form a look-back of their own, one
+//! level up, decoupled as CUB's is: P_s is the nearest published P_k folded with R_k .. R_s-1, left
+//! to right, which is the same left fold from the seed that every published P_k is, so the same bits
+//! whichever P_k a tile finds. No tile waits for its predecessor's prefix in particular, so the
+//! prefixes do not form a chain with a memory round trip per segment.
 template <class T, class Config>
 struct segment_lookback {
   static constexpr int segment = warp::threads;
 
-  //! The exclusive prefix of tile `tile` (absent only for tile 0 without a seed); publishes P_s+1
-  //! when the tile ends its segment. `aggregate`: the tile's own, published already. All 32 lanes
-  //! of one warp call. `delay_ns` as for `window_lookback`.
+  //! Whether `tile` ends a segment: its state then holds R_s, not its own aggregate.
+  __host__ __device__ static constexpr bool ends_segment(std::int64_t tile) { return tile % segment == segment - 1; }
+
+  //! The exclusive prefix of tile `tile` (absent only for tile 0 without a seed). `aggregate`: the
+  //! tile's own, published already unless the tile ends a segment, in which case this publishes R_s
+  //! and then P_s+1. All 32 lanes of one warp call. `delay_ns`: a sleep before the first poll, so
+  //! that the nearest prefixes are more often published when it comes.
   template <class State, class Op>
   __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, const T& aggregate,
                                                       const detail::maybe<T>& seed, Op op, unsigned delay_ns) {
@@ -145,46 +151,41 @@ struct segment_lookback {
     const int j          = static_cast<int>(tile % segment);
     if (delay_ns > 0 && tile > 0) __nanosleep(delay_ns);
     // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
-    // this one (lanes < j), the segment before (its last tile holds P_s once published) and, in lane
-    // 0, the end of the one before that (P_s-1), from which the segment before folds to P_s.
-    // This segment's aggregates are folded in the round that finds them all published, not after
-    // the loop: they come before P_s, so a segment's last tile has them folded when P_s arrives, and
-    // the chain of prefixes pays two operations per segment instead of a fold of 31 (which for a
-    // by-key item, select and add, took longer than the poll). Once folded they are not polled again.
-    T own_v{}, prev_v{}, older_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
-    bool own_done = false, has_p_s = false, has_p_older = false, walk_further = false;
+    // this one (lanes < j) and the ends of the 32 segments before this one (lane l: segment s-32+l,
+    // holding R or, once published, P). It suffices once the own tiles have all published and, after
+    // the latest published P in the window (or from the seed, when the window reaches segment 0),
+    // every segment end has published R. Past 32 segments back a tile waits for a P to appear in its
+    // window instead of walking further: those ends belong to tiles that started long before it, so
+    // they publish (forward progress as in the file's comment) and rarely late.
+    // This segment's aggregates are folded in the round that finds them all, not after the loop, and
+    // polled no more: for a segment's last tile that is when R_s can be published.
+    const std::int64_t k = s - segment + lane;  // this lane's segment end in the window
+    const bool live      = k >= 0;
+    T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
+    bool own_done = j == 0;
+    int latest    = -1;  // the window's highest lane holding a P, -1 for none
     backoff<Config> b;
     for (;;) {
       const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
-      const tile_status sp = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
-      const tile_status se = s >= 2 && lane == 0 ? st.poll((s - 1) * segment - 1, older_v) : status_aggregate;
-      const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
-      const unsigned prev_invalid = __ballot_sync(warp::full_mask, sp == status_invalid);
-      has_p_s     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
-      has_p_older = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
+      const tile_status se = live ? st.poll(k * segment + segment - 1, end_v) : status_aggregate;
+      const unsigned own_invalid = __ballot_sync(warp::full_mask, so == status_invalid);
+      const unsigned end_invalid = __ballot_sync(warp::full_mask, se == status_invalid);
+      const unsigned prefixes    = __ballot_sync(warp::full_mask, live && se == status_prefix);
       if (!own_done && own_invalid == 0) {  // uniform: a ballot
         own_v    = fold_lanes(own_v, j, op).value;
         own_done = true;
+        if (j == segment - 1 && lane == 0) st.publish(tile, status_aggregate, static_cast<T>(op(own_v, aggregate)));
       }
-      if (own_done && (s == 0 || has_p_s)) break;
-      if (own_done && prev_invalid == 0) {
-        walk_further = !has_p_older;  // P_s-1 is not published either: walk back for it
-        break;
-      }
+      latest               = prefixes ? 31 - __clz(prefixes) : -1;
+      const unsigned after = latest == segment - 1 ? 0u : ~0u << (latest + 1);  // the lanes folded after it
+      if (own_done && (end_invalid & after) == 0 && (prefixes != 0 || s <= segment)) break;
       b.wait();
     }
     const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
-    maybe<T> base = seed;                      // P_s
-    if (s >= 1) {
-      if (has_p_s) {
-        base = maybe<T>{warp::shfl_idx(prev_v, segment - 1), 1};
-      } else {
-        const maybe<T> before = s == 1          ? seed
-                                : walk_further ? segment_prefix(st, s - 1, seed, op)
-                                               : maybe<T>{warp::shfl_idx(older_v, 0), 1};
-        base = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
-      }
-    }
+    // P_s: the latest P in the window (or the seed), then the R of each segment end after it.
+    const maybe<T> start = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
+    const int first      = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
+    const maybe<T> base  = chain_lanes(start, end_v, first, segment, op);
     if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
       const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
       st.publish(tile, status_prefix, combine(base, whole).value);
@@ -214,63 +215,12 @@ struct segment_lookback {
 #pragma unroll(unrolled ? 8 : 1)
         for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
       }
-      base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
+      base = chain_lanes(base, r, 0, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
     }
     return detail::maybe_op<Op>{op}(base, own);
   }
 
  private:
-  //! Lane l < count polls tile 32k + l until it has published (the states' value in `v`); the
-  //! tiles are segment k's first `count`, none of them its last unless count is 32.
-  template <class State>
-  __device__ static unsigned poll_segment(const State& st, std::int64_t k, int count, T& v) {
-    const int lane = warp::lane_id();
-    backoff<Config> b;
-    for (;;) {
-      const tile_status s    = lane < count ? st.poll(k * segment + lane, v) : status_aggregate;
-      const unsigned invalid = __ballot_sync(warp::full_mask, s == status_invalid);
-      const unsigned prefix  = __ballot_sync(warp::full_mask, s == status_prefix);
-      // The segment's last tile, once it has published P_k+1, makes the others unnecessary.
-      if (invalid == 0 || (prefix >> (segment - 1)) & 1u) return prefix;
-      b.wait();
-    }
-  }
-
-  //! P_s: from the nearest segment end that has published, or the seed, folding the segments after it.
-  template <class State, class Op>
-  __device__ static detail::maybe<T> segment_prefix(const State& st, std::int64_t s, const detail::maybe<T>& seed,
-                                                    Op& op) {
-    using detail::maybe;
-    if (s == 0) return seed;
-    const int lane = warp::lane_id();
-    // Lane i looks at the end of segment e - 1 - i (holding P_e-i once published), no waiting.
-    std::int64_t start = 0;  // the segment whose prefix the fold starts from
-    maybe<T> base      = seed;
-    for (std::int64_t e = s; e > 0; e -= warp::threads) {
-      const std::int64_t k = e - lane;  // P_k sits at tile 32k - 1
-      T v{};
-      const bool published = k >= 1 && st.poll(k * segment - 1, v) == status_prefix;
-      const unsigned found = __ballot_sync(warp::full_mask, published);
-      if (found) {
-        const int nearest = __ffs(found) - 1;
-        start             = e - nearest;
-        base              = maybe<T>{warp::shfl_idx(v, nearest), 1};
-        break;
-      }
-    }
-    // Segments start..s-1: R_k from its 32 aggregates, or P_k+1 itself where its end has published.
-    for (std::int64_t k = start; k < s; ++k) {
-      T v{};
-      const unsigned prefix = poll_segment(st, k, segment, v);
-      if ((prefix >> (segment - 1)) & 1u) {
-        base = maybe<T>{warp::shfl_idx(v, segment - 1), 1};
-      } else {
-        base = detail::maybe_op<Op>{op}(base, maybe<T>{fold_lanes(v, segment, op).value, 1});
-      }
-    }
-    return base;
-  }
-
   //! Folds of accumulators up to 16 bytes are unrolled: the shuffles do not depend on the fold and
   //! are in flight together, so the chain is the operator's latency alone. Larger ones loop: unrolled,
   //! a 1024-byte accumulator's 31 steps of 256 shuffle words each took ptxas minutes per kernel.
@@ -294,20 +244,20 @@ struct segment_lookback {
     return detail::maybe<T>{acc, count > 0 ? 1 : 0};
   }
 
-  //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time (`count` the same
-  //! in every lane).
+  //! `acc`, then lanes [first, last) of `v` combined onto it in order, one at a time (`first` and
+  //! `last` the same in every lane).
   template <class Op>
-  __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int count, Op& op) {
+  __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int first, int last, Op& op) {
     auto step = [&](const T& u) { acc = detail::maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
     if constexpr (unrolled) {
 #pragma unroll
       for (int l = 0; l < warp::threads; ++l) {
         const T u = warp::shfl_idx(v, l);
-        if (l < count) step(u);
+        if (l >= first && l < last) step(u);
       }
     } else {
 #pragma unroll 1
-      for (int l = 0; l < count; ++l) step(warp::shfl_idx(v, l));
+      for (int l = first; l < last; ++l) step(warp::shfl_idx(v, l));
     }
     return acc;
   }
