@@ -8,9 +8,9 @@
 //! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`), so they give the same bits, and the tiles themselves depend only on n and
 //! the row: the association of every result is a function of n and the row, the same on every run
-//! and every GPU, whichever route the device allows. Temporary storage: the tile states (2^28 int32 items in 5120-item tiles: 52429 packed
-//! states, 256 B + 410 KiB), or a wave's aggregates where larger. Launches are checked; nothing
-//! synchronizes.
+//! and every GPU, whichever route the device allows. Temporary storage: a state per tile and one per
+//! segment of 32 tiles (2^28 int32 items in 8192-item tiles: 32768 + 1024 packed 8-byte states,
+//! 256 B + 264 KiB), or a wave's aggregates where larger. Launches are checked; nothing synchronizes.
 
 #include <algorithm>
 #include <cstdint>
@@ -69,7 +69,7 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   plan.route      = single_pass_route::lookback;
   plan.tiles      = t;
   plan.lookback   = t;
-  plan.states     = tile::make_tile_state_layout(t.tiles, in.accum_bytes, in.packed);
+  plan.states     = tile::make_tile_state_layout(tile::segment_lookback_states(t.tiles), in.accum_bytes, in.packed);
   plan.temp_bytes = plan.states.bytes;
   if (native_wave_candidate(in) && t.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
     plan.route      = single_pass_route::wave;

@@ -190,7 +190,7 @@ struct transposed_tile {
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
       run_tile(p, tile, s, [&](const T& aggregate) {
         if constexpr (Ordered) {
-          segment_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+          segment_prefix(p, tile, tiles, aggregate, s, st, next_tile_slot, lookback_delay_ns);
         } else {
           lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
         }
@@ -393,18 +393,18 @@ struct transposed_tile {
     __syncthreads();
   }
 
-  //! The segmented look-back (tile/lookback.cuh, `segment_lookback`) by warp 0: the aggregate first,
-  //! then the prefix; a segment's last tile publishes its segment's aggregate and the prefix of the
-  //! segment after it instead.
-  __device__ static void segment_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
-                                        const state_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
-    using look_t = segment_lookback<T, Tuning>;
+  //! The segmented look-back (tile/lookback.cuh, `segment_lookback`) by warp 0 over `tiles` tiles:
+  //! the aggregate first, then the prefix; a segment's last tile also publishes its segment's
+  //! aggregate and the prefix of the segment after it.
+  __device__ static void segment_prefix(const Problem& p, std::int64_t tile, std::int64_t tiles, const T& aggregate,
+                                        const smem_view& s, const state_t& st, std::int64_t* next_tile_slot,
+                                        unsigned lookback_delay_ns) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
     if (threadIdx.x < 32) {
       hooks::starve(tile);
-      if (threadIdx.x == 0 && !look_t::ends_segment(tile)) st.publish(tile, status_aggregate, aggregate);
-      const detail::maybe<T> prefix =
-          look_t::exclusive_prefix(st, tile, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
+      if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
+      const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix(
+          st, tile, tiles, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
       if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix.value;  // present for every tile > 0
     }
     __syncthreads();
