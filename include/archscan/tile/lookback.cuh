@@ -128,9 +128,9 @@ struct window_lookback {
 //! with P_s+1 once it knows P_s. The segment states are a look-back of their own, one level up and
 //! decoupled as CUB's is: P_s is the latest published P_k folded with R_k .. R_s-1 left to right,
 //! which is the same left fold from the seed that every published P_k is, so the same bits whichever
-//! P_k a tile finds, and no prefix waits for the one before it in particular. R_s-1 also comes from
-//! the previous segment's 32 tile states when its last tile has not published it yet (the same fold,
-//! the same bits), so a tile never waits on that tile's polling.
+//! P_k a tile finds, and no prefix waits for the one before it in particular. The segment states sit
+//! together, so a window of them is one or two cache lines, not 32 (a window of every 32nd tile state
+//! was: by-key scans still gained, plain int32 lost 10% at 2^30 on the H100).
 inline constexpr int segment_tiles = 32;
 
 //! The states a segmented look-back over `tiles` tiles takes: the tiles', then the segments'.
@@ -157,31 +157,27 @@ struct segment_lookback {
     const std::int64_t s = tile / segment;
     const int j          = static_cast<int>(tile % segment);
     if (delay_ns > 0 && tile > 0) __nanosleep(delay_ns);
-    // One round of polls, in flight together, repeated until it suffices:
-    //  - own:  this segment's tiles before this one (lanes < j);
-    //  - prev: the previous segment's tiles, for R_s-1 when its last tile has not published it;
-    //  - ends: the states of the 32 segments before this one (lane l: segment s-32+l), R or P.
-    // It suffices once the own tiles have all published and, after the latest P among the ends (or
-    // from the seed, when the window reaches segment 0), every end has its R (the last one, R_s-1,
-    // from prev instead if all of prev has published). Past 32 segments back a tile waits for a P to
-    // appear in its window rather than walking further: those ends belong to tiles that started long
-    // before it, so they publish (forward progress as in the file's comment), and rarely late.
+    // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
+    // this one (lanes < j), and the states of the 32 segments before this one (lane l: segment
+    // s-32+l), R or P. It suffices once the own tiles have all published and, after the latest P
+    // among those (or from the seed, when the window reaches segment 0), every segment has its R.
+    // Past 32 segments back a tile waits for a P to appear in its window rather than walking further:
+    // those segments' last tiles started long before it, so they publish (forward progress as in the
+    // file's comment), and rarely late.
     // This segment's aggregates are folded in the round that finds them all, and polled no more: for
     // a segment's last tile that is when R_s can be published.
     const std::int64_t k = s - segment + lane;  // this lane's segment in the window of ends
     const bool live      = k >= 0;
-    T own_v{}, prev_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
-    bool own_done = j == 0, prev_done = false;
+    T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
+    bool own_done = j == 0;
     unsigned ends_with_r = 0;  // the lanes whose end held R in the last round
     int latest           = -1;  // the highest lane whose end held P, -1 for none
     int first            = 0;   // the first end folded onto that P (or onto the seed)
     backoff<Config> b;
     for (;;) {
       const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
-      const tile_status sp = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
       const tile_status se = live ? st.poll(tiles + k, end_v) : status_invalid;
       const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
-      const unsigned prev_invalid = __ballot_sync(warp::full_mask, sp == status_invalid);
       const unsigned prefixes     = __ballot_sync(warp::full_mask, se == status_prefix);
       ends_with_r                 = __ballot_sync(warp::full_mask, se == status_aggregate);
       if (!own_done && own_invalid == 0) {  // uniform: a ballot
@@ -189,23 +185,17 @@ struct segment_lookback {
         own_done = true;
         if (j == segment - 1 && lane == 0) st.publish(tiles + s, status_aggregate, static_cast<T>(op(own_v, aggregate)));
       }
-      prev_done            = s >= 1 && prev_invalid == 0;
       latest               = prefixes ? 31 - __clz(prefixes) : -1;
       first                = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
       const unsigned after = first == segment ? 0u : ~0u << first;  // the ends folded after the P (or seed)
-      const unsigned have  = ends_with_r | (prev_done ? 1u << (segment - 1) : 0u);
-      if (own_done && (after & ~have) == 0 && (prefixes != 0 || s <= segment)) break;
+      if (own_done && (after & ~ends_with_r) == 0 && (prefixes != 0 || s <= segment)) break;
       b.wait();
     }
     const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
     // P_s: the latest P among the ends (or the seed), then the R of each end after it, in order.
     maybe<T> base = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
-    if (s >= 1 && latest < segment - 1) {
-      const bool r_from_end = (ends_with_r >> (segment - 1)) & 1u;  // R_s-1 published; else from prev
-      // Rolled: the ends after the latest P are few, and unrolled shuffles cost the tile registers.
-      for (int l = first; l < (r_from_end ? segment : segment - 1); ++l) base = combine(base, {warp::shfl_idx(end_v, l), 1});
-      if (!r_from_end) base = combine(base, fold_lanes(prev_v, segment, op));
-    }
+    // Rolled: the segments after the latest P are few, and unrolled shuffles cost the tile registers.
+    for (int l = first; l < segment; ++l) base = combine(base, maybe<T>{warp::shfl_idx(end_v, l), 1});
     if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
       const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
       st.publish(tiles + s, status_prefix, combine(base, whole).value);
