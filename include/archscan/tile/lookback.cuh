@@ -146,7 +146,8 @@ struct segment_lookback {
   //! The exclusive prefix of tile `tile` of `tiles` (absent only for tile 0 without a seed); the
   //! tile's aggregate is published already. A segment's last tile also publishes R_s and P_s+1 to
   //! its segment's state. All 32 lanes of one warp call. `delay_ns`: a sleep before the first poll,
-  //! so that the nearest prefixes are more often published when it comes.
+  //! so that the nearest prefixes are more often published when it comes (not for a segment's last
+  //! tile).
   template <class State, class Op>
   __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, std::int64_t tiles,
                                                       const T& aggregate, const detail::maybe<T>& seed, Op op,
@@ -156,7 +157,9 @@ struct segment_lookback {
     const int lane       = warp::lane_id();
     const std::int64_t s = tile / segment;
     const int j          = static_cast<int>(tile % segment);
-    if (delay_ns > 0 && tile > 0) __nanosleep(delay_ns);
+    // A segment's last tile does not sleep: its segment's other tiles have mostly published by now,
+    // and the R_s it then publishes is what the next segment's tiles wait for.
+    if (delay_ns > 0 && tile > 0 && j != segment - 1) __nanosleep(delay_ns);
     // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
     // this one (lanes < j), and the states of the 32 segments before this one (lane l: segment
     // s-32+l), R or P. It suffices once the own tiles have all published and, after the latest P
