@@ -61,16 +61,11 @@ struct native_row8_min3 : native_tuning {  // 85 registers a thread for row_8: b
   using row_8 = probe_row<256, 16, 3, 4>;
 };
 
-struct native_delay2500 : native_tuning {  // a longer sleep before the walk's first poll
-  static constexpr unsigned lookback_delay_ns = 2500;
-};
-
-//! The probe's list: native beside what determinism costs, a row variant, a delay variant and turing.
+//! The probe's list: native beside what determinism costs, a row variant and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
                          named_policy<policy<native_row8_min3, false>>{"archscan::native_row8_min3_nosync", {}},
-                         named_policy<policy<native_delay2500, false>>{"archscan::native_delay2500_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

@@ -16,8 +16,8 @@ namespace archscan {
 struct native_tuning {
   using family = native_family;
 
-  //! Rows: tiles of 16-32 KB, since the look-back's chain passes a bounded number of tiles per
-  //! microsecond whatever their size (perf/NOTES.md); narrow accumulators take more items per tile.
+  //! Rows: tiles of 16-48 KB, since each tile's look-back costs about the same whatever its size
+  //! (perf/NOTES.md); narrow accumulators take more items per tile.
   struct row_1 {  // H100, int8 exclusive sum, 2^30: 1550 GB/s (0.52 of copy, 1.57x CUB; scalar access 0.38)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 64;
@@ -30,7 +30,7 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 8;
     static constexpr int min_blocks_per_sm      = 4;
   };
-  struct row_4 {  // H100, float exclusive sum, 2^30: 2797 GB/s (0.94 of copy, 1.13x CUB)
+  struct row_4 {  // H100, float exclusive sum, 2^30: 2554 GB/s (0.86 of copy, 1.03x CUB)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 32;
     static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
@@ -42,13 +42,13 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
   };
-  struct row_16 {  // H100, by-key double (keyed<double>), 2^30: 1311 GB/s (0.45x CUB; 256x7: 0.26x); mat2x2 sum 1636 GB/s
+  struct row_16 {  // H100, by-key double (keyed<double>), 2^30: 1570 GB/s (0.54x CUB; 256x7: 0.26x); mat2x2 sum 1590 GB/s
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 12;  // 16-byte vectors of 8-byte values, 4-byte keys
     static constexpr int small_items_per_thread = 12;
     static constexpr int min_blocks_per_sm      = 2;
   };
-  struct row_large {  // H100, by-key mat2x2 (keyed<mat2x2>), 2^30: 898 GB/s (0.80x CUB; 128x3: 0.21x)
+  struct row_large {  // H100, by-key mat2x2 (keyed<mat2x2>), 2^30: 1357 GB/s (1.21x CUB; 128x3: 0.21x)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 6;
     static constexpr int small_items_per_thread = 6;

@@ -37,7 +37,6 @@ namespace archscan::tile {
 template <class Config>
 struct backoff {
   unsigned delay = Config::backoff_min_ns;
-  unsigned cap   = Config::backoff_max_ns;  //!< the longest sleep
   std::uint64_t polls = 0;
   __device__ __forceinline__ void wait() {
     if constexpr (Config::spin_limit > 0) {
@@ -45,7 +44,7 @@ struct backoff {
     }
     if constexpr (Config::backoff_min_ns > 0) {
       __nanosleep(delay);
-      delay = delay * 2 < cap ? delay * 2 : cap;
+      delay = delay * 2 < Config::backoff_max_ns ? delay * 2 : Config::backoff_max_ns;
     }
   }
 };
@@ -178,7 +177,6 @@ struct segment_lookback {
     int latest           = -1;  // the highest lane whose end held P, -1 for none
     int first            = 0;   // the first end folded onto that P (or onto the seed)
     backoff<Config> b;
-    if (j == segment - 1) b.cap = b.delay;  // the shortest sleeps: the next segment waits for its R_s
     for (;;) {
       const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
       const tile_status se = live ? st.poll(tiles + k, end_v) : status_invalid;
