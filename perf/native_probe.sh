@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # A quick look at the native family's speed on the GPU machine, in one device call:
-#   perf/native_probe.sh OUT_DIR
+#   perf/native_probe.sh OUT_DIR [SRC_DIR...]
+# SRC_DIR: other revisions as plain trees (tools/export_rev.sh REV; carry .rev), each probed after
+# this tree by its own perf/native_probe.sh into OUT_DIR/rev-<name>/, one after the other (never two
+# at once on the GPU), so that a change and what it replaces are measured in the same call.
 # Builds (sm_90) archscan-bench with the probe's cases only (ARCHSCAN_BENCH_SCANS=probe: native beside
 # the variants of perf/policies.cuh's probe lists, CUB and a copy; perf/bench_probe_*.cu say which types)
 # and measures them at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another Google Benchmark filter). native's tests are tools/native_check.sh's;
@@ -28,5 +31,11 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     alg, typ, n, impl = b["name"].split("/")[:4]
     print(f'{alg:15} {typ:6} {n:>11} {impl:40} {b["median_us"]:10.2f} us  x{b.get("ratio_to_cub", 0):.3f} CUB  {b.get("copy_fraction", 0):.3f} copy')
 PY
+for src in "${@:2}"; do
+  name=$(basename "$src")
+  echo "== revision $name ($(head -c 60 "$src/REVISION" 2>/dev/null))"
+  ARCHSCAN_PROBE_TESTS=0 "$src/perf/native_probe.sh" "$out/rev-$name" > "$out/rev-$name.txt" 2>&1 || rc=1
+  cat "$out/rev-$name.txt"
+done
 echo "total $(( $(date +%s) - start )) s, rc=$rc"
 exit $rc

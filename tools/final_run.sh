@@ -13,6 +13,7 @@
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   probe       native beside its variants (perf/native_probe.sh, its own small build)    ~2-3 min
+#               (ARCHSCAN_PROBE_REVS="DIR ...": exported revisions under .rev/ probed after it, ~1.5 min each)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
 #               native's (walk and tree) and CUB's by-key int32 sums at 2^26 (perf/profile.cu):
@@ -87,7 +88,8 @@ for part in ${parts//,/ }; do
       echo "run_full rc=$?" >> "$out/run_full.txt"
       ;;
     probe)
-      ARCHSCAN_PROBE_TESTS=0 perf/native_probe.sh "$out/probe" > "$out/probe.txt" 2>&1
+      # shellcheck disable=SC2086  # the revisions' folders are separate words
+      ARCHSCAN_PROBE_TESTS=0 perf/native_probe.sh "$out/probe" ${ARCHSCAN_PROBE_REVS:-} > "$out/probe.txt" 2>&1
       echo "native_probe rc=$?" >> "$out/probe.txt"
       ;;
     profile)
