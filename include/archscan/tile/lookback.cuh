@@ -1,6 +1,6 @@
 #pragma once
 //! \file Look-back: how a tile learns the exclusive prefix of everything before it in one pass, from the
-//! tile states (tile/tile_state.cuh) of its predecessors. Two walks over the same states:
+//! tile states (tile/tile_state.cuh) of its predecessors. Three walks:
 //!
 //!  - `serial_lookback`: one thread walks back one predecessor at a time, folding aggregates, until
 //!    it meets a published inclusive prefix (the kepler family);
@@ -8,11 +8,12 @@
 //!    one of them has published its inclusive prefix the walk stops, otherwise the window's aggregates
 //!    are folded in and the window slides further back (the turing family). 32 independent loads in
 //!    flight instead of one dependent chain;
-//!  - `segment_lookback`: prefixes published only at the ends of fixed segments of 32 tiles, and
-//!    every value folded in an order fixed by tile indices, so that every result is the same bits on
-//!    every run and every GPU (the native family).
+//!  - `segment_lookback`: tiles form segments of 32, each with a state of its own beside the tiles'
+//!    (its aggregate, then the prefix before the next segment), and every value is folded in an order
+//!    fixed by tile indices, so that every result is the same bits on every run and every GPU (the
+//!    native family).
 //!
-//! Both combine earlier values on the left, so operators need not commute.
+//! All combine earlier values on the left, so operators need not commute.
 //!
 //! Forward progress: tile ids come from the states' counter in the order blocks *start* work, so a
 //! tile only waits for tiles already owned by running blocks, which wait only for smaller ids; tile 0
