@@ -174,7 +174,6 @@ struct segment_lookback {
     const bool live      = k >= 0;
     T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
     bool own_done = j == 0;
-    unsigned ends_with_r = 0;  // the lanes whose end held R in the last round
     int latest           = -1;  // the highest lane whose end held P, -1 for none
     int first            = 0;   // the first end folded onto that P (or onto the seed)
     backoff<Config> b;
@@ -183,7 +182,7 @@ struct segment_lookback {
       const tile_status se = live ? st.poll(tiles + k, end_v) : status_invalid;
       const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
       const unsigned prefixes     = __ballot_sync(warp::full_mask, se == status_prefix);
-      ends_with_r                 = __ballot_sync(warp::full_mask, se == status_aggregate);
+      const unsigned ends_with_r  = __ballot_sync(warp::full_mask, se == status_aggregate);
       if (!own_done && own_invalid == 0) {  // uniform: a ballot
         own_v    = fold_lanes(own_v, j, op).value;
         own_done = true;
@@ -229,7 +228,7 @@ struct segment_lookback {
 #pragma unroll(unrolled ? 8 : 1)
         for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
       }
-      base = chain_lanes(base, r, 0, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
+      base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
     }
     return detail::maybe_op<Op>{op}(base, own);
   }
@@ -258,20 +257,20 @@ struct segment_lookback {
     return detail::maybe<T>{acc, count > 0 ? 1 : 0};
   }
 
-  //! `acc`, then lanes [first, last) of `v` combined onto it in order, one at a time (`first` and
-  //! `last` the same in every lane).
+  //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time (`count` the same
+  //! in every lane).
   template <class Op>
-  __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int first, int last, Op& op) {
+  __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int count, Op& op) {
     auto step = [&](const T& u) { acc = detail::maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
     if constexpr (unrolled) {
 #pragma unroll
       for (int l = 0; l < warp::threads; ++l) {
         const T u = warp::shfl_idx(v, l);
-        if (l >= first && l < last) step(u);
+        if (l < count) step(u);
       }
     } else {
 #pragma unroll 1
-      for (int l = first; l < last; ++l) step(warp::shfl_idx(v, l));
+      for (int l = 0; l < count; ++l) step(warp::shfl_idx(v, l));
     }
     return acc;
   }
