@@ -19,4 +19,20 @@ using all_policies = policy_list<
     archscan::policy<archscan::blelloch_tuning, false>  // blelloch_nosync
     >;
 
+//! `Base` with tiles of one warp of one item each for items of 4 bytes and more: many tiles from
+//! few items, so that a look-back crosses many segments of 32 tiles (tile/lookback.cuh).
+struct tiny_tile_row {
+  static constexpr int block_threads          = 32;
+  static constexpr int items_per_thread       = 1;
+  static constexpr int small_items_per_thread = 1;
+  static constexpr int min_blocks_per_sm      = 1;
+};
+template <class Base>
+struct with_tiny_tiles : Base {
+  using row_4     = tiny_tile_row;
+  using row_8     = tiny_tile_row;
+  using row_16    = tiny_tile_row;
+  using row_large = tiny_tile_row;
+};
+
 }  // namespace archscan::test

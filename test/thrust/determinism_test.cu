@@ -25,6 +25,7 @@
 #include "support/cases.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/policies.cuh"
 
 namespace {
 
@@ -195,21 +196,8 @@ struct native_small_tiles_lookback_only : native_small_tiles {
 //! 32-item tiles: enough of them that the look-back's window of 32 segment ends is crossed many
 //! times over (every tile past segment 32 waits for a prefix inside its window), few enough for one
 //! wave on an H100 (2000 tiles: 16 blocks of 32 threads per SM).
-struct tiny_tile_row {
-  static constexpr int block_threads          = 32;
-  static constexpr int items_per_thread       = 1;
-  static constexpr int small_items_per_thread = 1;
-  static constexpr int min_blocks_per_sm      = 1;
-};
-struct native_tiny_tiles : archscan::native_tuning {
-  using row_4     = tiny_tile_row;
-  using row_8     = tiny_tile_row;
-  using row_16    = tiny_tile_row;
-  using row_large = tiny_tile_row;
-};
-struct native_tiny_tiles_lookback_only : native_tiny_tiles {
-  static constexpr int wave_max_tiles = 0;
-};
+using native_tiny_tiles               = with_tiny_tiles<archscan::native_tuning>;
+using native_tiny_tiles_lookback_only = with_tiny_tiles<native_lookback_only>;
 
 //! Scans random floats (inclusive) and doubles (exclusive, seeded) of `n` items with `Wave` and with
 //! `Lookback` (the same tuning without its wave): expects the same bits, and float sums within 1e-5

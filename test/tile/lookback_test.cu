@@ -17,6 +17,7 @@
 
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/policies.cuh"
 
 namespace {
 
@@ -50,18 +51,7 @@ using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, sta
 struct native_lookback_only : archscan::native_tuning {
   static constexpr int wave_max_tiles = 0;
 };
-struct tiny_tile_row {
-  static constexpr int block_threads          = 32;
-  static constexpr int items_per_thread       = 1;
-  static constexpr int small_items_per_thread = 1;
-  static constexpr int min_blocks_per_sm      = 1;
-};
-struct native_tiny_tiles : native_lookback_only {
-  using row_4     = tiny_tile_row;
-  using row_8     = tiny_tile_row;
-  using row_16    = tiny_tile_row;
-  using row_large = tiny_tile_row;
-};
+using native_tiny_tiles = archscan::test::with_tiny_tiles<native_lookback_only>;
 using starving_segment_tuning          = archscan::with_hooks<native_lookback_only, starve_hooks>;
 using starving_segment_resident_tuning = archscan::with_hooks<archscan::native_tuning, starve_resident_hooks>;
 using starving_segment_tiny_tuning     = archscan::with_hooks<native_tiny_tiles, starve_hooks>;
