@@ -50,22 +50,15 @@ using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe): each changes one thing.
-template <int Threads, int Items, int MinBlocks, int SmallItems>
-struct probe_row {
-  static constexpr int block_threads          = Threads;
-  static constexpr int items_per_thread       = Items;
-  static constexpr int small_items_per_thread = SmallItems;
-  static constexpr int min_blocks_per_sm      = MinBlocks;
-};
-struct native_row8_min3 : native_tuning {  // 85 registers a thread for row_8: by-key items of <= 4-byte values spill at 64
-  using row_8 = probe_row<256, 16, 3, 4>;
+struct native_segment_states : native_tuning {  // every accumulator on the segment states, none on the chain
+  static constexpr std::size_t prefix_chain_max_bytes = 0;
 };
 
-//! The probe's list: native beside what determinism costs, a row variant and turing.
+//! The probe's list: native beside what determinism costs, its other walk and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_row8_min3, false>>{"archscan::native_row8_min3_nosync", {}},
+                         named_policy<policy<native_segment_states, false>>{"archscan::native_segment_states_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

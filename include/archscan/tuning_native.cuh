@@ -7,6 +7,7 @@
 //! folded left to right whoever folds them, and the wave and the look-back fold the same way, so the
 //! route the device allows does not matter.
 
+#include <cstddef>
 #include <cstdint>
 
 #include <archscan/tuning.cuh>
@@ -65,6 +66,15 @@ struct native_tuning {
   //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
   //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
   static constexpr int wave_max_tiles = 1 << 30;
+
+  //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain
+  //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones.
+  //! H100, 2^30, x CUB (chain / segment states): int32 1.13 / 1.04, double 0.99 / 0.91, 16-byte
+  //! non-commutative struct 1.56 / 1.63.
+  static constexpr std::size_t prefix_chain_max_bytes = 8;
+  //! The same for by-key items: the segment states always. H100, by-key 2^30, x CUB (chain / segment
+  //! states): int8 0.59 / 1.05, int32 0.59 / 0.72.
+  static constexpr std::size_t keyed_prefix_chain_max_bytes = 0;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;

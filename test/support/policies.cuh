@@ -1,6 +1,8 @@
 #pragma once
 // The policies every GPU test runs. A new family joins the whole typed suite by adding its policies here.
 
+#include <cstddef>
+
 #include <archscan/archscan.cuh>
 
 namespace archscan::test {
@@ -33,6 +35,19 @@ struct with_tiny_tiles : Base {
   using row_8     = tiny_tile_row;
   using row_16    = tiny_tile_row;
   using row_large = tiny_tile_row;
+};
+
+//! `Base` (a native tuning) with one look-back walk for every accumulator, plain and by-key
+//! (tile/lookback.cuh, `segment_lookback`): the chain of prefixes, or the segment states.
+template <class Base>
+struct on_prefix_chain : Base {
+  static constexpr std::size_t prefix_chain_max_bytes       = ~std::size_t{0};
+  static constexpr std::size_t keyed_prefix_chain_max_bytes = ~std::size_t{0};
+};
+template <class Base>
+struct on_segment_states : Base {
+  static constexpr std::size_t prefix_chain_max_bytes       = 0;
+  static constexpr std::size_t keyed_prefix_chain_max_bytes = 0;
 };
 
 }  // namespace archscan::test

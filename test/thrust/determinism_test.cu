@@ -196,14 +196,18 @@ struct native_small_tiles_lookback_only : native_small_tiles {
 //! 32-item tiles: enough of them that the look-back's window of 32 segment ends is crossed many
 //! times over (every tile past segment 32 waits for a prefix inside its window), few enough for one
 //! wave on an H100 (2000 tiles: 16 blocks of 32 threads per SM).
+//! On the segment states as well as on the chain of prefixes, which float and double take by default.
 using native_tiny_tiles               = with_tiny_tiles<archscan::native_tuning>;
 using native_tiny_tiles_lookback_only = with_tiny_tiles<native_lookback_only>;
+using states_tiny_tiles               = with_tiny_tiles<on_segment_states<archscan::native_tuning>>;
+using states_tiny_tiles_lookback_only = with_tiny_tiles<on_segment_states<native_lookback_only>>;
 
-//! Scans random floats (inclusive) and doubles (exclusive, seeded) of `n` items with `Wave` and with
-//! `Lookback` (the same tuning without its wave): expects the same bits, and float sums within 1e-5
-//! of the sum of magnitudes so far (float rounding).
+//! Scans random floats (inclusive) and doubles (exclusive, seeded) of `n` items with tunings `Wave`
+//! and `Lookback` (another route over the same tiles: the same tuning without its wave, or the other
+//! walk): expects the same bits, and float sums within 1e-5 of the sum of magnitudes so far (float
+//! rounding).
 template <class Wave, class Lookback>
-void expect_wave_equals_lookback(std::int64_t n, std::uint64_t seed) {
+void expect_same_bits(std::int64_t n, std::uint64_t seed) {
   const auto f = random_values<float>(n, seed);
   const auto d = random_values<double>(n, seed + 1);
   device_buffer<float> fin(f), fa(n), fb(n);
@@ -230,7 +234,7 @@ void expect_wave_equals_lookback(std::int64_t n, std::uint64_t seed) {
 TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{128} * 5120 + 1, std::int64_t{300} * 5120 - 3}) {
-    expect_wave_equals_lookback<archscan::native_tuning, native_lookback_only>(n, 21);
+    expect_same_bits<archscan::native_tuning, native_lookback_only>(n, 21);
   }
 }
 
@@ -238,7 +242,21 @@ TEST(NativeDeterminism, ManySegmentsWaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 1281 tiles (40 segments) and 2000 tiles (62.5 segments) of 32 items.
   for (const std::int64_t n : {std::int64_t{40} * 1024 + 3, std::int64_t{2000} * 32 - 1}) {
-    expect_wave_equals_lookback<native_tiny_tiles, native_tiny_tiles_lookback_only>(n, 41);
+    expect_same_bits<native_tiny_tiles, native_tiny_tiles_lookback_only>(n, 41);
+    expect_same_bits<states_tiny_tiles, states_tiny_tiles_lookback_only>(n, 43);
+  }
+}
+
+TEST(NativeDeterminism, ChainOfPrefixesAndSegmentStatesGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  using chain  = on_prefix_chain<native_lookback_only>;
+  using states = on_segment_states<native_lookback_only>;
+  for (const std::int64_t n : {std::int64_t{5121}, (std::int64_t{1} << 22) + 7, (std::int64_t{1} << 24) + 3}) {
+    expect_same_bits<chain, states>(n, 51);
+  }
+  // 40 and 62.5 segments of 32-item tiles.
+  for (const std::int64_t n : {std::int64_t{40} * 1024 + 3, std::int64_t{2000} * 32 - 1}) {
+    expect_same_bits<with_tiny_tiles<chain>, with_tiny_tiles<states>>(n, 53);
   }
 }
 
@@ -246,7 +264,7 @@ TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
   for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{40000}, std::int64_t{132} * 1024}) {
-    expect_wave_equals_lookback<native_small_tiles, native_small_tiles_lookback_only>(n, 31);
+    expect_same_bits<native_small_tiles, native_small_tiles_lookback_only>(n, 31);
   }
 }
 

@@ -1,8 +1,8 @@
 // Decoupled look-back under starvation: chosen tiles sleep ~100 us before publishing anything, so
 // their successors must wait (bounded, backing off) and still combine every predecessor in order.
 // Every walk over the tile states: the turing family's 32-wide window (and one predecessor at a time,
-// with resident blocks looping over tiles), the kepler family's serial walk and the native family's
-// segmented walk. Runs through the
+// with resident blocks looping over tiles), the kepler family's serial walk and both of the native
+// family's segmented walks (plain, non-commutative and by-key items on each). Runs through the
 // public Thrust API with test hooks (hooks.cuh) attached to the tunings.
 
 #include <cstdint>
@@ -44,17 +44,21 @@ using starving_tuning        = archscan::with_hooks<lookback_only_tuning, starve
 using starving_narrow_tuning = archscan::with_hooks<narrow_window_tuning, starve_resident_hooks>;
 //! The kepler family's serial look-back over the same tile states.
 using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, starve_hooks>;
-//! The native family's segmented look-back (tile/lookback.cuh, `segment_lookback`; operators that are
-//! not exactly associative, here the affine struct, take it), one block per tile and resident blocks
-//! looping over tiles; and with 32-item tiles, so that the larger sizes span more than 32 segments of
-//! 32 tiles and a walk back crosses several windows of segment ends.
+//! The native family's segmented look-back (tile/lookback.cuh, `segment_lookback`), on each of its
+//! walks (the chain of prefixes, the segment states) whatever the accumulator: one block per tile and
+//! resident blocks looping over tiles; and with 32-item tiles, so that the larger sizes span more than
+//! 32 segments of 32 tiles and a walk back crosses several windows of segment ends.
 struct native_lookback_only : archscan::native_tuning {
   static constexpr int wave_max_tiles = 0;
 };
-using native_tiny_tiles = archscan::test::with_tiny_tiles<native_lookback_only>;
-using starving_segment_tuning          = archscan::with_hooks<native_lookback_only, starve_hooks>;
-using starving_segment_resident_tuning = archscan::with_hooks<archscan::native_tuning, starve_resident_hooks>;
-using starving_segment_tiny_tuning     = archscan::with_hooks<native_tiny_tiles, starve_hooks>;
+template <template <class> class Walk>
+struct segment_walk {
+  using starving          = archscan::with_hooks<Walk<native_lookback_only>, starve_hooks>;
+  using starving_resident = archscan::with_hooks<Walk<archscan::native_tuning>, starve_resident_hooks>;
+  using starving_tiny     = archscan::with_hooks<archscan::test::with_tiny_tiles<Walk<native_lookback_only>>, starve_hooks>;
+};
+using chain_walk  = segment_walk<archscan::test::on_prefix_chain>;
+using states_walk = segment_walk<archscan::test::on_segment_states>;
 
 //! x -> a * x + b (mod 2^32), plus a count: 12 bytes; composition is associative, not commutative.
 struct affine {
@@ -126,6 +130,37 @@ void check_affine() {
   }
 }
 
+//! By-key sums of int32 under runs of equal keys (2 to 40 items), inclusive and exclusive with an
+//! initial value, against the host.
+template <class Tuning>
+void check_by_key_int32() {
+  const archscan::policy<Tuning> policy{};
+  std::mt19937 rng(77);
+  std::uniform_int_distribution<int> dist(-1000, 1000), run(2, 40);
+  for (const std::int64_t n : sizes()) {
+    std::vector<int> keys(static_cast<std::size_t>(n)), vals(keys.size()), expect(keys.size());
+    int key = 0;
+    for (std::size_t i = 0; i < keys.size();) {
+      for (int r = run(rng); r > 0 && i < keys.size(); --r, ++i) keys[i] = key;
+      ++key;
+    }
+    for (auto& v : vals) v = dist(rng);
+    device_buffer<int> d_keys(keys), d_vals(vals), d_out(n);
+
+    d_out.poison();
+    thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_vals.begin(), d_out.begin());
+    for (std::size_t i = 0; i < keys.size(); ++i) expect[i] = (i > 0 && keys[i] == keys[i - 1] ? expect[i - 1] : 0) + vals[i];
+    ASSERT_EQ(d_out.to_host(), expect) << "inclusive by key, n = " << n;
+
+    d_out.poison();
+    thrust::exclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_vals.begin(), d_out.begin(), 5);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      expect[i] = i > 0 && keys[i] == keys[i - 1] ? expect[i - 1] + vals[i - 1] : 5;
+    }
+    ASSERT_EQ(d_out.to_host(), expect) << "exclusive by key, n = " << n;
+  }
+}
+
 TEST(TuringLookbackStarvation, Int32WithDelayedTiles) {
   ARCHSCAN_REQUIRE_GPU();
   check_int32<starving_tuning>();
@@ -148,17 +183,31 @@ TEST(SerialLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
   check_affine<starving_serial_tuning>();
 }
 
-TEST(SegmentLookbackStarvation, Int32AndNonCommutativeStructWithDelayedTiles) {
-  ARCHSCAN_REQUIRE_GPU();
-  check_int32<starving_segment_tuning>();
-  check_affine<starving_segment_tuning>();
-  check_int32<starving_segment_resident_tuning>();
-  check_affine<starving_segment_resident_tuning>();
+template <class Walk>
+void check_segment_walk() {
+  check_int32<typename Walk::starving>();
+  check_affine<typename Walk::starving>();
+  check_by_key_int32<typename Walk::starving>();
+  check_int32<typename Walk::starving_resident>();
+  check_affine<typename Walk::starving_resident>();
 }
 
-TEST(SegmentLookbackStarvation, ManySegmentsOfTinyTiles) {
+TEST(SegmentLookbackStarvation, ChainOfPrefixesWithDelayedTiles) {
   ARCHSCAN_REQUIRE_GPU();
-  check_affine<starving_segment_tiny_tuning>();
+  check_segment_walk<chain_walk>();
+}
+
+TEST(SegmentLookbackStarvation, SegmentStatesWithDelayedTiles) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_segment_walk<states_walk>();
+}
+
+TEST(SegmentLookbackStarvation, ManySegmentsOfTinyTilesOnEachWalk) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_affine<chain_walk::starving_tiny>();
+  check_by_key_int32<chain_walk::starving_tiny>();
+  check_affine<states_walk::starving_tiny>();
+  check_by_key_int32<states_walk::starving_tiny>();
 }
 
 }  // namespace

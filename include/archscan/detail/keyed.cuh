@@ -54,6 +54,12 @@ struct segmented_op {
   }
 };
 
+//! Whether accumulator type T is a by-key item (the look-back's walk may differ: tile/lookback.cuh).
+template <class T>
+inline constexpr bool is_keyed_v = false;
+template <class V>
+inline constexpr bool is_keyed_v<keyed<V>> = true;
+
 //! Item i of a by-key scan: values[i], and whether a segment starts at i + 1: !pred(keys[i], keys[i + 1]).
 template <class V, class KeyIt, class ValIt, class Pred>
 struct keyed_item {

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 
+#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/maybe.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/warp/shuffle_scan.cuh>
@@ -124,17 +125,27 @@ struct window_lookback {
 //!   prefix(t) = P_s + (((a_32s + ...) + a_t-1))           t = 32s + j: P_s, then the segment's
 //!                                                         tiles before t, left to right
 //!
-//! States: one per tile (its aggregate), then one per segment (`segment_lookback_states`), which
-//! the segment's last tile fills with R_s as soon as its segment's other tiles have published, and
-//! with P_s+1 once it knows P_s. The segment states are a look-back of their own, one level up and
-//! decoupled as CUB's is: P_s is the latest published P_k folded with R_k .. R_s-1 left to right,
-//! which is the same left fold from the seed that every published P_k is, so the same bits whichever
-//! P_k a tile finds, and no prefix waits for the one before it in particular. The segment states sit
-//! together, so a window of them is one or two cache lines, not 32 (a window of every 32nd tile state
-//! was: by-key scans still gained, plain int32 lost 10% at 2^30 on the H100).
+//! Every tile publishes its aggregate in its own state. Two walks find P_s, both the same left fold
+//! from the seed, so the same bits; the tuning chooses by the accumulator (`chained`):
+//!
+//!  - the chain of prefixes: a segment's last tile publishes P_s+1 in its own state (status_prefix),
+//!    once it has P_s. A tile polls the segment before its own, whose last tile holds P_s once
+//!    published; where it is not, the tile folds that segment's 32 aggregates onto P_s-1 (or walks
+//!    further back). Cheap per tile, but P_s+1 waits for P_s: one round trip per segment in series.
+//!  - the segment states: one state per segment after the tiles' (`segment_lookback_states`), which
+//!    the segment's last tile fills with R_s as soon as its segment's other tiles have published,
+//!    and with P_s+1 once it knows P_s. A look-back of its own, one level up and decoupled as CUB's
+//!    is: P_s is the latest published P_k among the 32 segment states before s, folded with R_k ..
+//!    R_s-1 left to right, and no prefix waits for the one before it in particular. The segment
+//!    states sit together, so a window of them is one or two cache lines.
+//!
+//! On the H100 (perf/NOTES.md) the chain is faster for plain accumulators of up to 8 bytes (int32 and
+//! double at 2^30: +9%), the segment states for by-key items (whose chain steps are slow: int32 +23%)
+//! and the 16-byte non-commutative struct (+5%).
 inline constexpr int segment_tiles = 32;
 
-//! The states a segmented look-back over `tiles` tiles takes: the tiles', then the segments'.
+//! The states a segmented look-back over `tiles` tiles takes: the tiles', then the segments' (which
+//! the chain of prefixes leaves unused).
 constexpr std::int64_t segment_lookback_states(std::int64_t tiles) {
   return tiles + (tiles + segment_tiles - 1) / segment_tiles;
 }
@@ -144,15 +155,116 @@ struct segment_lookback {
   static constexpr int segment = segment_tiles;
   static_assert(segment == warp::threads, "a lane per tile of a segment");
 
+  //! The chain of prefixes for accumulators of at most the tuning's `prefix_chain_max_bytes` (for
+  //! by-key items `keyed_prefix_chain_max_bytes`), the segment states otherwise.
+  static constexpr bool chained =
+      sizeof(T) <= (detail::is_keyed_v<T> ? Config::keyed_prefix_chain_max_bytes : Config::prefix_chain_max_bytes);
+
   //! The exclusive prefix of tile `tile` of `tiles` (absent only for tile 0 without a seed); the
-  //! tile's aggregate is published already. A segment's last tile also publishes R_s and P_s+1 to
-  //! its segment's state. All 32 lanes of one warp call. `delay_ns`: a sleep before the first poll,
-  //! so that the nearest prefixes are more often published when it comes (not for a segment's last
-  //! tile).
+  //! tile's aggregate is published already. A segment's last tile also publishes P_s+1 (and, on the
+  //! segment states, R_s first). All 32 lanes of one warp call. `delay_ns`: a sleep before the first
+  //! poll, so that the nearest prefixes are more often published when it comes.
   template <class State, class Op>
   __device__ static detail::maybe<T> exclusive_prefix(const State& st, std::int64_t tile, std::int64_t tiles,
                                                       const T& aggregate, const detail::maybe<T>& seed, Op op,
                                                       unsigned delay_ns) {
+    if constexpr (chained) {
+      return chain_prefix(st, tile, aggregate, seed, op, delay_ns);
+    } else {
+      return segment_states_prefix(st, tile, tiles, aggregate, seed, op, delay_ns);
+    }
+  }
+
+  //! The same prefix from `d_aggregates` (every tile's aggregate, all stored: a wave after its grid
+  //! barrier), bit for bit. Lane l folds segment l of each 32 (its aggregates in order), then the
+  //! segments are combined onto the seed in order.
+  template <class Op>
+  __device__ static detail::maybe<T> exclusive_prefix(const T* d_aggregates, std::int64_t tile,
+                                                      const detail::maybe<T>& seed, Op op) {
+    using detail::maybe;
+    const int lane       = warp::lane_id();
+    const std::int64_t s = tile / segment;
+    const int j          = static_cast<int>(tile % segment);
+    const T mine         = lane < j ? d_aggregates[s * segment + lane] : T{};
+    const maybe<T> own   = fold_lanes(mine, j, op);
+    maybe<T> base        = seed;
+    for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
+      const std::int64_t k = k0 + lane;
+      T r{};
+      if (k < s) {
+        const T* a = d_aggregates + k * segment;
+        r          = a[0];
+#pragma unroll(unrolled ? 8 : 1)
+        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+      }
+      base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
+    }
+    return detail::maybe_op<Op>{op}(base, own);
+  }
+
+ private:
+  //! The chain of prefixes (see the file's comment on `segment_lookback`).
+  template <class State, class Op>
+  __device__ static detail::maybe<T> chain_prefix(const State& st, std::int64_t tile, const T& aggregate,
+                                                  const detail::maybe<T>& seed, Op& op, unsigned delay_ns) {
+    using detail::maybe;
+    const detail::maybe_op<Op> combine{op};
+    const int lane       = warp::lane_id();
+    const std::int64_t s = tile / segment;
+    const int j          = static_cast<int>(tile % segment);
+    if (delay_ns > 0 && tile > 0) __nanosleep(delay_ns);
+    // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
+    // this one (lanes < j), the segment before (its last tile holds P_s once published) and, in lane
+    // 0, the end of the one before that (P_s-1), from which the segment before folds to P_s.
+    // This segment's aggregates are folded in the round that finds them all published, and polled no
+    // more: they come before P_s, so a segment's last tile has them folded when P_s arrives, and the
+    // chain pays two operations per segment.
+    T own_v{}, prev_v{}, older_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
+    bool own_done = false, has_p_s = false, has_p_older = false, walk_further = false;
+    backoff<Config> b;
+    for (;;) {
+      const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
+      const tile_status sp = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
+      const tile_status se = s >= 2 && lane == 0 ? st.poll((s - 1) * segment - 1, older_v) : status_aggregate;
+      const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
+      const unsigned prev_invalid = __ballot_sync(warp::full_mask, sp == status_invalid);
+      has_p_s     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
+      has_p_older = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
+      if (!own_done && own_invalid == 0) {  // uniform: a ballot
+        own_v    = fold_lanes(own_v, j, op).value;
+        own_done = true;
+      }
+      if (own_done && (s == 0 || has_p_s)) break;
+      if (own_done && prev_invalid == 0) {
+        walk_further = !has_p_older;  // P_s-1 is not published either: walk back for it
+        break;
+      }
+      b.wait();
+    }
+    const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
+    maybe<T> base = seed;                      // P_s
+    if (s >= 1) {
+      if (has_p_s) {
+        base = maybe<T>{warp::shfl_idx(prev_v, segment - 1), 1};
+      } else {
+        const maybe<T> before = s == 1          ? seed
+                                : walk_further ? chain_walk_back(st, s - 1, seed, op)
+                                               : maybe<T>{warp::shfl_idx(older_v, 0), 1};
+        base = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
+      }
+    }
+    if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
+      const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
+      st.publish(tile, status_prefix, combine(base, whole).value);
+    }
+    return combine(base, own);
+  }
+
+  //! The segment states (see the file's comment on `segment_lookback`).
+  template <class State, class Op>
+  __device__ static detail::maybe<T> segment_states_prefix(const State& st, std::int64_t tile, std::int64_t tiles,
+                                                           const T& aggregate, const detail::maybe<T>& seed, Op& op,
+                                                           unsigned delay_ns) {
     using detail::maybe;
     const detail::maybe_op<Op> combine{op};
     const int lane       = warp::lane_id();
@@ -206,34 +318,50 @@ struct segment_lookback {
     return combine(base, own);
   }
 
-  //! The same prefix from `d_aggregates` (every tile's aggregate, all stored: a wave after its grid
-  //! barrier), bit for bit. Lane l folds segment l of each 32 (its aggregates in order), then the
-  //! segments are combined onto the seed in order.
-  template <class Op>
-  __device__ static detail::maybe<T> exclusive_prefix(const T* d_aggregates, std::int64_t tile,
-                                                      const detail::maybe<T>& seed, Op op) {
+  //! P_s on the chain, for a tile that found neither P_s nor P_s-1: from the nearest segment end that
+  //! has published its prefix (or the seed), folding the segments after it in order.
+  template <class State, class Op>
+  __device__ static detail::maybe<T> chain_walk_back(const State& st, std::int64_t s, const detail::maybe<T>& seed,
+                                                     Op& op) {
     using detail::maybe;
-    const int lane       = warp::lane_id();
-    const std::int64_t s = tile / segment;
-    const int j          = static_cast<int>(tile % segment);
-    const T mine         = lane < j ? d_aggregates[s * segment + lane] : T{};
-    const maybe<T> own   = fold_lanes(mine, j, op);
-    maybe<T> base        = seed;
-    for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
-      const std::int64_t k = k0 + lane;
-      T r{};
-      if (k < s) {
-        const T* a = d_aggregates + k * segment;
-        r          = a[0];
-#pragma unroll(unrolled ? 8 : 1)
-        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+    if (s == 0) return seed;
+    const int lane = warp::lane_id();
+    // Lane i looks at the end of segment e - 1 - i (holding P_e-i once published), no waiting.
+    std::int64_t start = 0;  // the segment whose prefix the fold starts from
+    maybe<T> base      = seed;
+    for (std::int64_t e = s; e > 0; e -= warp::threads) {
+      const std::int64_t k = e - lane;  // P_k sits at tile 32k - 1
+      T v{};
+      const bool published = k >= 1 && st.poll(k * segment - 1, v) == status_prefix;
+      const unsigned found = __ballot_sync(warp::full_mask, published);
+      if (found) {
+        const int nearest = __ffs(found) - 1;
+        start             = e - nearest;
+        base              = maybe<T>{warp::shfl_idx(v, nearest), 1};
+        break;
       }
-      base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
     }
-    return detail::maybe_op<Op>{op}(base, own);
+    // Segments start..s-1: R_k from its 32 aggregates, or P_k+1 itself where its end has published.
+    for (std::int64_t k = start; k < s; ++k) {
+      T v{};
+      backoff<Config> b;
+      unsigned prefix;
+      for (;;) {  // until segment k's tiles have all published, or its last tile its prefix
+        const tile_status sk   = st.poll(k * segment + lane, v);
+        const unsigned invalid = __ballot_sync(warp::full_mask, sk == status_invalid);
+        prefix                 = __ballot_sync(warp::full_mask, sk == status_prefix);
+        if (invalid == 0 || (prefix >> (segment - 1)) & 1u) break;
+        b.wait();
+      }
+      if ((prefix >> (segment - 1)) & 1u) {
+        base = maybe<T>{warp::shfl_idx(v, segment - 1), 1};
+      } else {
+        base = detail::maybe_op<Op>{op}(base, maybe<T>{fold_lanes(v, segment, op).value, 1});
+      }
+    }
+    return base;
   }
 
- private:
   //! Folds of accumulators up to 16 bytes are unrolled: the shuffles do not depend on the fold and
   //! are in flight together, so the chain is the operator's latency alone. Larger ones loop: unrolled,
   //! a 1024-byte accumulator's 31 steps of 256 shuffle words each took ptxas minutes per kernel.
