@@ -19,25 +19,25 @@ struct native_tuning {
 
   //! Rows: tiles of 16-48 KB, since each tile's look-back costs about the same whatever its size
   //! (perf/NOTES.md); narrow accumulators take more items per tile.
-  struct row_1 {  // H100, int8 exclusive sum, 2^30: 1625 GB/s (0.54 of copy, 1.65x CUB; scalar access 0.38)
+  struct row_1 {  // H100, int8 exclusive sum, 2^30: 1704 GB/s (0.57 of copy, 1.73x CUB; scalar access 0.38)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 2;
   };
-  struct row_2 {  // H100, int16 exclusive sum, 2^30: 2192 GB/s (0.73 of copy, 1.28x CUB)
+  struct row_2 {  // H100, int16 exclusive sum, 2^30: 2531 GB/s (0.85 of copy, 1.49x CUB)
     static constexpr int block_threads          = 128;
     static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 8;
     static constexpr int min_blocks_per_sm      = 4;
   };
-  struct row_4 {  // H100, float exclusive sum, 2^30: 2554 GB/s (0.86 of copy, 1.03x CUB)
+  struct row_4 {  // H100, float exclusive sum, 2^30: 2793 GB/s (0.93 of copy, 1.13x CUB)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 32;
     static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
     static constexpr int min_blocks_per_sm      = 4;
   };
-  struct row_8 {  // H100, double exclusive sum, 2^28: 2472 GB/s (0.91x CUB; 1.02x on the chained walk)
+  struct row_8 {  // H100, double exclusive sum, 2^28: 2696 GB/s (0.90 of copy, 0.99x CUB)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
