@@ -11,6 +11,7 @@ const registrar registered{8, [] {
   register_type<exclusive_scan_alg, std::int32_t, probe>();
   register_type<exclusive_scan_alg, std::int64_t, probe>();
   register_type<exclusive_scan_by_key_alg, std::int8_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int16_t, probe>();
   register_type<exclusive_scan_by_key_alg, std::int32_t, probe>();
   register_type<exclusive_scan_by_key_alg, std::int64_t, probe>();
 }};

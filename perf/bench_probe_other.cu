@@ -9,6 +9,7 @@ const registrar registered{9, [] {
   register_type<exclusive_scan_alg, float, probe>();
   register_type<exclusive_scan_alg, double, probe>();
   register_type<exclusive_scan_alg, mat2x2, probe>();
+  register_type<exclusive_scan_by_key_alg, float, probe>();
   register_type<exclusive_scan_by_key_alg, double, probe>();
   register_type<exclusive_scan_by_key_alg, mat2x2, probe>();
 }};

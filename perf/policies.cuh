@@ -50,15 +50,19 @@ using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe): each changes one thing.
-struct native_segment_states : native_tuning {  // every accumulator on the segment states, none on the chain
-  static constexpr std::size_t prefix_chain_max_bytes = 0;
+struct native_keyed_rows_before : native_tuning {  // by-key items of <= 4-byte values on the plain row_8 again
+  struct keyed_rows : native_tuning::keyed_rows {
+    using row_1 = native_tuning::row_8;
+    using row_2 = native_tuning::row_8;
+    using row_4 = native_tuning::row_8;
+  };
 };
 
-//! The probe's list: native beside what determinism costs, its other walk and turing.
+//! The probe's list: native beside what determinism costs, its by-key rows as before and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_segment_states, false>>{"archscan::native_segment_states_nosync", {}},
+                         named_policy<policy<native_keyed_rows_before, false>>{"archscan::native_keyed_before_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

@@ -8,6 +8,10 @@
 //!    optional ones for narrow accumulators, `row_1` and `row_2` (defined together; a tuning without
 //!    them uses its `row_4`). `row_for` chooses the row once, in the dispatch, and the kernels and
 //!    tiles receive it resolved;
+//!  - optionally `keyed_rows`, a struct of rows (`row_1` .. `row_large`) for by-key items, chosen by
+//!    the size of the item's value: a by-key tile holds values, flags and keys, and wants other
+//!    shapes than a plain tile of the same bytes. Without it by-key items take the plain rows by
+//!    their `row_bytes` (detail/keyed.cuh);
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -77,9 +81,26 @@ template <class T>
 struct row_bytes<T, std::void_t<decltype(T::row_bytes)>> : std::integral_constant<std::size_t, T::row_bytes> {};
 }  // namespace detail
 
+namespace detail {
+template <class V>
+struct keyed;
+//! The rows and the bytes that choose among them: a by-key item's value size in the tuning's
+//! `keyed_rows` where it has them, otherwise the plain rows by `row_bytes`.
+template <class Tuning, class Accum, class = void>
+struct accum_rows {
+  using rows = Tuning;
+  static constexpr std::size_t bytes = row_bytes<Accum>::value;
+};
+template <class Tuning, class V>
+struct accum_rows<Tuning, keyed<V>, std::void_t<typename Tuning::keyed_rows>> {
+  using rows = typename Tuning::keyed_rows;
+  static constexpr std::size_t bytes = sizeof(V);
+};
+}  // namespace detail
+
 //! The row of `Tuning` for items of accumulator type `Accum`.
 template <class Tuning, class Accum>
-using row_for_accum = row_for<Tuning, detail::row_bytes<Accum>::value>;
+using row_for_accum = row_for<typename detail::accum_rows<Tuning, Accum>::rows, detail::accum_rows<Tuning, Accum>::bytes>;
 
 //! The paper's scan: B = 2 * block_threads elements per block, two per thread, at every size.
 struct blelloch_tuning {

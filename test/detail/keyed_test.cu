@@ -92,13 +92,20 @@ TEST(Keyed, ItemsFormedFromRegistersMatchTheIterator) {
 }
 
 TEST(Keyed, RowsFollowRegistersNotSize) {
+  // A tuning without by-key rows: by-key items take its plain rows by the registers they hold.
   static_assert(keyed<std::int8_t>::row_bytes == 8 && keyed<std::int32_t>::row_bytes == 8);
   static_assert(keyed<double>::row_bytes == 12 && keyed<affine>::row_bytes == 20);
-  using tuning = archscan::native_tuning;
-  static_assert(std::is_same_v<archscan::row_for_accum<tuning, keyed<std::int8_t>>, tuning::row_8>);
-  static_assert(std::is_same_v<archscan::row_for_accum<tuning, keyed<double>>, tuning::row_16>);
-  static_assert(std::is_same_v<archscan::row_for_accum<tuning, std::int8_t>, tuning::row_1>);
-  static_assert(std::is_same_v<archscan::row_for_accum<tuning, double>, tuning::row_8>);
+  using turing = archscan::turing_tuning;
+  static_assert(std::is_same_v<archscan::row_for_accum<turing, keyed<std::int8_t>>, turing::row_8>);
+  static_assert(std::is_same_v<archscan::row_for_accum<turing, keyed<double>>, turing::row_16>);
+  static_assert(std::is_same_v<archscan::row_for_accum<turing, double>, turing::row_8>);
+  // native's by-key rows, by the value's size; plain items keep the plain rows.
+  using native = archscan::native_tuning;
+  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<std::int8_t>>, native::keyed_rows::row_1>);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<std::int32_t>>, native::keyed_rows::row_4>);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<double>>, native::row_16>);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, std::int8_t>, native::row_1>);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, double>, native::row_8>);
   SUCCEED();
 }
 

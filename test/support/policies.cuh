@@ -21,8 +21,8 @@ using all_policies = policy_list<
     archscan::policy<archscan::blelloch_tuning, false>  // blelloch_nosync
     >;
 
-//! `Base` with tiles of one warp of one item each for items of 4 bytes and more: many tiles from
-//! few items, so that a look-back crosses many segments of 32 tiles (tile/lookback.cuh).
+//! `Base` with tiles of one warp of one item each for items of 4 bytes and more, and for by-key
+//! items of every size: many tiles from few items, so that a look-back crosses many segments of 32 tiles (tile/lookback.cuh).
 struct tiny_tile_row {
   static constexpr int block_threads          = 32;
   static constexpr int items_per_thread       = 1;
@@ -35,6 +35,14 @@ struct with_tiny_tiles : Base {
   using row_8     = tiny_tile_row;
   using row_16    = tiny_tile_row;
   using row_large = tiny_tile_row;
+  struct keyed_rows {
+    using row_1     = tiny_tile_row;
+    using row_2     = tiny_tile_row;
+    using row_4     = tiny_tile_row;
+    using row_8     = tiny_tile_row;
+    using row_16    = tiny_tile_row;
+    using row_large = tiny_tile_row;
+  };
 };
 
 //! `Base` (a native tuning) with one look-back walk for every accumulator, plain and by-key
