@@ -79,9 +79,7 @@ template <class T, class = void>
 struct row_bytes : std::integral_constant<std::size_t, sizeof(T)> {};
 template <class T>
 struct row_bytes<T, std::void_t<decltype(T::row_bytes)>> : std::integral_constant<std::size_t, T::row_bytes> {};
-}  // namespace detail
 
-namespace detail {
 template <class V>
 struct keyed;
 //! The rows and the bytes that choose among them: a by-key item's value size in the tuning's

@@ -8,10 +8,10 @@
 //!    one of them has published its inclusive prefix the walk stops, otherwise the window's aggregates
 //!    are folded in and the window slides further back (the turing family). 32 independent loads in
 //!    flight instead of one dependent chain;
-//!  - `segment_lookback`: tiles form segments of 32, each with a state of its own beside the tiles'
-//!    (its aggregate, then the prefix before the next segment), and every value is folded in an order
-//!    fixed by tile indices, so that every result is the same bits on every run and every GPU (the
-//!    native family).
+//!  - `segment_lookback`: tiles form segments of 32 whose prefixes are published by each segment's
+//!    last tile (as a chain, or decoupled in segment states of their own), and every value is folded
+//!    in an order fixed by tile indices, so that every result is the same bits on every run and every
+//!    GPU (the native family).
 //!
 //! All combine earlier values on the left, so operators need not commute.
 //!
