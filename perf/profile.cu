@@ -2,9 +2,9 @@
 //!   archscan-profile [log2 n = 24]
 //! For each of int8, int16, int32 and double (sums typed, so that they accumulate in the item's width):
 //! one warm-up call of each, then one call of native_nosync, turing_nosync and
-//! cub::DeviceScan::ExclusiveScan (preallocated storage); then the same for an exclusive by-key sum of
-//! int32 values under int32 keys in random runs: native_nosync, native with its look-back folded as a
-//! tree (what the deterministic walk costs by key) and cub::DeviceScan::ExclusiveScanByKey. The
+//! cub::DeviceScan::ExclusiveScan (preallocated storage); then the same for exclusive by-key sums of
+//! int32 and of double values under int32 keys in random runs: native_nosync, native with its look-back
+//! folded as a tree (what the deterministic walk costs by key) and cub::DeviceScan::ExclusiveScanByKey. The
 //! measured round runs between cudaProfilerStart and cudaProfilerStop, so that e.g.
 //!   ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' archscan-profile
 //! sees the measured launches only. Results are checked against CUB.
@@ -57,26 +57,28 @@ struct run_key {
   __host__ __device__ int operator()(std::uint64_t h) const { return static_cast<int>(h % 8 == 0); }
 };
 
+template <class V>
 bool profile_by_key(cudaStream_t s, std::size_t n, bool measured) {
-  device_buffer<int> keys(n), in(n), native_out(n), tree_out(n), ref(n);
+  device_buffer<int> keys(n);
+  device_buffer<V> in(n), native_out(n), tree_out(n), ref(n);
   fill_random(keys.get(), n, 0x6b657973u ^ n, s, run_key{});
   fill_random(in.get(), n, 0x5eedu ^ n, s);
-  const cuda::std::plus<int> sum;
+  const cuda::std::plus<V> sum;
   const cuda::std::equal_to<int> same;
   const auto count  = static_cast<std::int64_t>(n);
   std::size_t bytes = 0;
-  check(cub::DeviceScan::ExclusiveScanByKey(nullptr, bytes, keys.get(), in.get(), ref.get(), sum, 0, count, same, s), "cub");
+  check(cub::DeviceScan::ExclusiveScanByKey(nullptr, bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s), "cub");
   device_buffer<unsigned char> temp(bytes);
   const archscan::policy<archscan::perf::native_tree, false> native_tree_nosync{};
-  thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), native_out.get(), 0,
+  thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), native_out.get(),
+                                V{}, same, sum);
+  thrust::exclusive_scan_by_key(native_tree_nosync.on(s), keys.get(), keys.get() + n, in.get(), tree_out.get(), V{},
                                 same, sum);
-  thrust::exclusive_scan_by_key(native_tree_nosync.on(s), keys.get(), keys.get() + n, in.get(), tree_out.get(), 0, same,
-                                sum);
-  check(cub::DeviceScan::ExclusiveScanByKey(temp.get(), bytes, keys.get(), in.get(), ref.get(), sum, 0, count, same, s),
+  check(cub::DeviceScan::ExclusiveScanByKey(temp.get(), bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s),
         "cub");
   check(cudaStreamSynchronize(s), "sync");
   const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
-  if (measured) std::printf("by-key int32 n=%zu: %s\n", n, ok ? "ok" : "MISMATCH");
+  if (measured) std::printf("by-key %s n=%zu: %s\n", name_of<V>(), n, ok ? "ok" : "MISMATCH");
   return ok;
 }
 
@@ -94,7 +96,8 @@ int main(int argc, char** argv) {
       ok &= profile<std::int16_t>(stream.get(), n, measured);
       ok &= profile<int>(stream.get(), n, measured);
       ok &= profile<double>(stream.get(), n, measured);
-      ok &= profile_by_key(stream.get(), n, measured);
+      ok &= profile_by_key<int>(stream.get(), n, measured);
+      ok &= profile_by_key<double>(stream.get(), n, measured);
       if (measured) check(cudaProfilerStop(), "cudaProfilerStop");
     }
     return ok;

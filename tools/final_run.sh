@@ -16,7 +16,7 @@
 #               (ARCHSCAN_PROBE_REVS="DIR ...": exported revisions under .rev/ probed after it, ~1.5 min each)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
-#               native's (walk and tree) and CUB's by-key int32 sums at 2^26 (perf/profile.cu):
+#               native's (walk and tree) and CUB's by-key int32 and double sums at 2^26 (perf/profile.cu):
 #               speed of light, warp states, occupancy                                      ~1 min
 # A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
