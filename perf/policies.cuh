@@ -50,19 +50,27 @@ using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe): each changes one thing.
-struct native_keyed_rows_before : native_tuning {  // by-key items of <= 4-byte values on the plain row_8 again
+//! By-key items of 8-byte values (keyed<double>, keyed<int64>) on another shape: they run at 0.54x CUB
+//! on the plain row_16's 256x12 (118-121 registers, 2 blocks per SM), and the tree walk is no faster.
+template <int Threads, int Items, int MinBlocks>
+struct native_keyed8 : native_tuning {
   struct keyed_rows : native_tuning::keyed_rows {
-    using row_1 = native_tuning::row_8;
-    using row_2 = native_tuning::row_8;
-    using row_4 = native_tuning::row_8;
+    struct row_8 {
+      static constexpr int block_threads          = Threads;
+      static constexpr int items_per_thread       = Items;
+      static constexpr int small_items_per_thread = Items;
+      static constexpr int min_blocks_per_sm      = MinBlocks;
+    };
   };
 };
 
-//! The probe's list: native beside what determinism costs, its by-key rows as before and turing.
+//! The probe's list: native beside what determinism costs, by-key shapes for 8-byte values and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_keyed_rows_before, false>>{"archscan::native_keyed_before_nosync", {}},
+                         named_policy<policy<native_keyed8<256, 8, 3>, false>>{"archscan::native_k8_256x8_min3_nosync", {}},
+                         named_policy<policy<native_keyed8<128, 12, 4>, false>>{"archscan::native_k8_128x12_nosync", {}},
+                         named_policy<policy<native_keyed8<256, 8, 2>, false>>{"archscan::native_k8_256x8_min2_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
