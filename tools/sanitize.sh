@@ -20,8 +20,13 @@ run_tool() {
     [ -x "$exe" ] || { echo "$tool $bin: not built"; rc_all=1; continue; }
     log="$out/$tool-$bin.log"
     # A binary none of whose tests the filter selects makes no CUDA call, which compute-sanitizer
-    # reports as an error: skip it, saying so.
-    if ! "$exe" --gtest_filter="$filter" --gtest_list_tests 2>/dev/null | grep -q '^  '; then
+    # reports as an error: skip it, saying so. One that cannot even list its tests fails.
+    if ! listed=$("$exe" --gtest_filter="$filter" --gtest_list_tests 2>&1); then
+      echo "$tool $bin: cannot list its tests: $(tail -n 1 <<< "$listed")" | tee "$log"
+      rc_all=1
+      continue
+    fi
+    if ! grep -q '^  ' <<< "$listed"; then
       echo "$tool $bin: no test matches the filter" | tee "$log"
       continue
     fi

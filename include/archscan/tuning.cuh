@@ -15,7 +15,8 @@
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
-//! shipped one and redefine what differs (a redefined row is found by `row_for_accum`).
+//! shipped one and redefine what differs (a redefined row is found by `row_for_accum`; by-key items
+//! use `keyed_rows` where the tuning has them, so redefine those as well).
 
 #include <cstddef>
 #include <type_traits>
@@ -98,7 +99,8 @@ struct accum_rows<Tuning, keyed<V>, std::void_t<typename Tuning::keyed_rows>> {
 
 //! The row of `Tuning` for items of accumulator type `Accum`.
 template <class Tuning, class Accum>
-using row_for_accum = row_for<typename detail::accum_rows<Tuning, Accum>::rows, detail::accum_rows<Tuning, Accum>::bytes>;
+using row_for_accum =
+    row_for<typename detail::accum_rows<Tuning, Accum>::rows, detail::accum_rows<Tuning, Accum>::bytes>;
 
 //! The paper's scan: B = 2 * block_threads elements per block, two per thread, at every size.
 struct blelloch_tuning {

@@ -56,9 +56,11 @@ struct native_tuning {
     static constexpr int min_blocks_per_sm      = 1;
   };
 
-  //! Rows for by-key items, by the size of their value (tuning.cuh). A by-key item of a value of up to
-  //! 4 bytes takes two registers, and at 64 registers a thread keyed<int> tiles spill (120 bytes):
-  //! int16, int32 and float values get 80 (3 blocks per SM), int8 values (16 bytes of spills) keep 64.
+  //! Rows for by-key items, by the size of their value (tuning.cuh); a tuning derived from this one
+  //! that redefines a plain row redefines these too where by-key items should follow. A by-key item
+  //! of a value of up to 4 bytes takes two registers, and at 64 registers a thread keyed<int> tiles
+  //! spill (120 bytes): int16, int32 and float values get 80 (3 blocks per SM), int8 values (16 bytes
+  //! of spills) keep 64.
   struct keyed_rows {
     struct row_1 {  // H100, by-key int8 exclusive sum, 2^30: 1.05x CUB (0.90x at 80 registers)
       static constexpr int block_threads          = 256;
@@ -74,7 +76,8 @@ struct native_tuning {
     };
     using row_2     = row_4;                     // H100, by-key int16, 2^30: 0.84x CUB (0.81x at 64 registers)
     using row_8     = native_tuning::row_16;     // keyed<double>, keyed<int64>: as before (row_bytes 12)
-    using row_16    = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20)
+    using row_16    = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20); 9..12-byte
+                                                 // values took row_16 before (row_bytes 16): not measured
     using row_large = native_tuning::row_large;
   };
 
@@ -94,8 +97,8 @@ struct native_tuning {
   //! H100, 2^30, x CUB (chain / segment states): int32 1.13 / 1.04, double 0.99 / 0.91, 16-byte
   //! non-commutative struct 1.56 / 1.63.
   static constexpr std::size_t prefix_chain_max_bytes = 8;
-  //! The same for by-key items: the segment states always. H100, by-key 2^30, x CUB (chain / segment
-  //! states): int8 0.59 / 1.05, int32 0.59 / 0.72.
+  //! The same for by-key items, compared with sizeof(keyed<value>): the segment states always. H100,
+  //! by-key 2^30, x CUB (chain / segment states): int8 0.59 / 1.05, int32 0.59 / 0.72.
   static constexpr std::size_t keyed_prefix_chain_max_bytes = 0;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).

@@ -91,7 +91,7 @@ TEST(Keyed, ItemsFormedFromRegistersMatchTheIterator) {
   }
 }
 
-TEST(Keyed, RowsFollowRegistersNotSize) {
+TEST(Keyed, RowsFollowRegistersOrTheValueSizeInKeyedRows) {
   // A tuning without by-key rows: by-key items take its plain rows by the registers they hold.
   static_assert(keyed<std::int8_t>::row_bytes == 8 && keyed<std::int32_t>::row_bytes == 8);
   static_assert(keyed<double>::row_bytes == 12 && keyed<affine>::row_bytes == 20);
@@ -104,6 +104,13 @@ TEST(Keyed, RowsFollowRegistersNotSize) {
   static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<std::int8_t>>, native::keyed_rows::row_1>);
   static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<std::int32_t>>, native::keyed_rows::row_4>);
   static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<double>>, native::row_16>);
+  // 9..12-byte values take row_large now (their row_bytes, 16, chose row_16 before keyed_rows).
+  struct twelve_bytes {
+    float x, y, z;
+  };
+  static_assert(keyed<twelve_bytes>::row_bytes == 16);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<twelve_bytes>>, native::row_large>);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<affine>>, native::row_large>);
   static_assert(std::is_same_v<archscan::row_for_accum<native, std::int8_t>, native::row_1>);
   static_assert(std::is_same_v<archscan::row_for_accum<native, double>, native::row_8>);
   SUCCEED();

@@ -22,7 +22,8 @@ using all_policies = policy_list<
     >;
 
 //! `Base` with tiles of one warp of one item each for items of 4 bytes and more, and for by-key
-//! items of every size: many tiles from few items, so that a look-back crosses many segments of 32 tiles (tile/lookback.cuh).
+//! items of every size: many tiles from few items, so that a look-back crosses many segments of 32
+//! tiles (tile/lookback.cuh).
 struct tiny_tile_row {
   static constexpr int block_threads          = 32;
   static constexpr int items_per_thread       = 1;

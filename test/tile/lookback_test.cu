@@ -2,7 +2,8 @@
 // their successors must wait (bounded, backing off) and still combine every predecessor in order.
 // Every walk over the tile states: the turing family's 32-wide window (and one predecessor at a time,
 // with resident blocks looping over tiles), the kepler family's serial walk and both of the native
-// family's segmented walks (plain, non-commutative and by-key items on each). Runs through the
+// family's segmented walks (plain, non-commutative and by-key items on each, one block per tile;
+// plain and non-commutative with resident blocks too). Runs through the
 // public Thrust API with test hooks (hooks.cuh) attached to the tunings.
 
 #include <cstdint>
@@ -55,7 +56,8 @@ template <template <class> class Walk>
 struct segment_walk {
   using starving          = archscan::with_hooks<Walk<native_lookback_only>, starve_hooks>;
   using starving_resident = archscan::with_hooks<Walk<archscan::native_tuning>, starve_resident_hooks>;
-  using starving_tiny     = archscan::with_hooks<archscan::test::with_tiny_tiles<Walk<native_lookback_only>>, starve_hooks>;
+  using starving_tiny =
+      archscan::with_hooks<archscan::test::with_tiny_tiles<Walk<native_lookback_only>>, starve_hooks>;
 };
 using chain_walk  = segment_walk<archscan::test::on_prefix_chain>;
 using states_walk = segment_walk<archscan::test::on_segment_states>;
@@ -130,34 +132,40 @@ void check_affine() {
   }
 }
 
-//! By-key sums of int32 under runs of equal keys (2 to 40 items), inclusive and exclusive with an
-//! initial value, against the host.
+//! By-key sums of int32, inclusive and exclusive with an initial value, against the host: under runs
+//! of equal keys of 2 to 40 items, and under runs of about a third of n, which carry a prefix across
+//! many segments of tiles (short runs break every tile's dependence on the segments before it).
 template <class Tuning>
 void check_by_key_int32() {
   const archscan::policy<Tuning> policy{};
   std::mt19937 rng(77);
-  std::uniform_int_distribution<int> dist(-1000, 1000), run(2, 40);
+  std::uniform_int_distribution<int> dist(-1000, 1000);
   for (const std::int64_t n : sizes()) {
-    std::vector<int> keys(static_cast<std::size_t>(n)), vals(keys.size()), expect(keys.size());
-    int key = 0;
-    for (std::size_t i = 0; i < keys.size();) {
-      for (int r = run(rng); r > 0 && i < keys.size(); --r, ++i) keys[i] = key;
-      ++key;
-    }
-    for (auto& v : vals) v = dist(rng);
-    device_buffer<int> d_keys(keys), d_vals(vals), d_out(n);
+    for (const std::int64_t longest : {std::int64_t{40}, n / 3 + 1}) {
+      std::uniform_int_distribution<std::int64_t> run(longest > 2 ? 2 : 1, longest);
+      std::vector<int> keys(static_cast<std::size_t>(n)), vals(keys.size()), expect(keys.size());
+      int key = 0;
+      for (std::size_t i = 0; i < keys.size();) {
+        for (std::int64_t r = run(rng); r > 0 && i < keys.size(); --r, ++i) keys[i] = key;
+        ++key;
+      }
+      for (auto& v : vals) v = dist(rng);
+      device_buffer<int> d_keys(keys), d_vals(vals), d_out(n);
 
-    d_out.poison();
-    thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_vals.begin(), d_out.begin());
-    for (std::size_t i = 0; i < keys.size(); ++i) expect[i] = (i > 0 && keys[i] == keys[i - 1] ? expect[i - 1] : 0) + vals[i];
-    ASSERT_EQ(d_out.to_host(), expect) << "inclusive by key, n = " << n;
+      d_out.poison();
+      thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_vals.begin(), d_out.begin());
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        expect[i] = (i > 0 && keys[i] == keys[i - 1] ? expect[i - 1] : 0) + vals[i];
+      }
+      ASSERT_EQ(d_out.to_host(), expect) << "inclusive by key, n = " << n << ", runs up to " << longest;
 
-    d_out.poison();
-    thrust::exclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_vals.begin(), d_out.begin(), 5);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      expect[i] = i > 0 && keys[i] == keys[i - 1] ? expect[i - 1] + vals[i - 1] : 5;
+      d_out.poison();
+      thrust::exclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_vals.begin(), d_out.begin(), 5);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        expect[i] = i > 0 && keys[i] == keys[i - 1] ? expect[i - 1] + vals[i - 1] : 5;
+      }
+      ASSERT_EQ(d_out.to_host(), expect) << "exclusive by key, n = " << n << ", runs up to " << longest;
     }
-    ASSERT_EQ(d_out.to_host(), expect) << "exclusive by key, n = " << n;
   }
 }
 

@@ -131,7 +131,8 @@ struct window_lookback {
 //!  - the chain of prefixes: a segment's last tile publishes P_s+1 in its own state (status_prefix),
 //!    once it has P_s. A tile polls the segment before its own, whose last tile holds P_s once
 //!    published; where it is not, the tile folds that segment's 32 aggregates onto P_s-1 (or walks
-//!    further back). Cheap per tile, but P_s+1 waits for P_s: one round trip per segment in series.
+//!    further back). Cheap per tile, but a segment's prefix comes from the one before it (P_s, or
+//!    P_s-1 and the segment's aggregates): the prefixes form a chain, a round trip per segment.
 //!  - the segment states: one state per segment after the tiles' (`segment_lookback_states`), which
 //!    the segment's last tile fills with R_s as soon as its segment's other tiles have published,
 //!    and with P_s+1 once it knows P_s. A look-back of its own, one level up and decoupled as CUB's

@@ -394,8 +394,8 @@ struct transposed_tile {
   }
 
   //! The segmented look-back (tile/lookback.cuh, `segment_lookback`) by warp 0 over `tiles` tiles:
-  //! the aggregate first, then the prefix; a segment's last tile also publishes its segment's
-  //! aggregate and the prefix of the segment after it.
+  //! the aggregate first, then the prefix; a segment's last tile also publishes the prefix of the
+  //! segment after it (and, on the segment states, its segment's aggregate first).
   __device__ static void segment_prefix(const Problem& p, std::int64_t tile, std::int64_t tiles, const T& aggregate,
                                         const smem_view& s, const state_t& st, std::int64_t* next_tile_slot,
                                         unsigned lookback_delay_ns) {
