@@ -48,19 +48,24 @@ struct native_tree_hooks {  // the look-back's windows folded as a tree: what de
 };
 using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
+//! A tuning row given by its numbers (tuning.cuh, `example_row`), for the shapes that perf programs
+//! vary: the probe's list below, perf/sweep.cu.
+template <int Threads, int Items, int MinBlocks, int SmallItems = Items>
+struct shape_row {
+  static constexpr int block_threads          = Threads;
+  static constexpr int items_per_thread       = Items;
+  static constexpr int small_items_per_thread = SmallItems;
+  static constexpr int min_blocks_per_sm      = MinBlocks;
+};
+
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
-//! ARCHSCAN_BENCH_SCANS=probe): each changes one thing.
+//! ARCHSCAN_BENCH_SCANS=probe), each changing one thing.
 //! By-key items of 8-byte values (keyed<double>, keyed<int64>) on another shape: they run at 0.54x CUB
 //! on the plain row_16's 256x12 (118-121 registers, 2 blocks per SM), and the tree walk is no faster.
 template <int Threads, int Items, int MinBlocks>
 struct native_keyed8 : native_tuning {
   struct keyed_rows : native_tuning::keyed_rows {
-    struct row_8 {
-      static constexpr int block_threads          = Threads;
-      static constexpr int items_per_thread       = Items;
-      static constexpr int small_items_per_thread = Items;
-      static constexpr int min_blocks_per_sm      = MinBlocks;
-    };
+    using row_8 = shape_row<Threads, Items, MinBlocks>;
   };
 };
 

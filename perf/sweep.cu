@@ -15,6 +15,7 @@
 #include <archscan/archscan.cuh>
 
 #include "common.cuh"
+#include "policies.cuh"
 
 namespace {
 using namespace archscan::perf;
@@ -24,18 +25,8 @@ using namespace archscan::perf;
 //! an ablation: perf/ablations_turing.cuh.)
 template <int T4, int I4, int M4, int T8, int I8, int M8, unsigned Backoff = 32, unsigned Delay = 0>
 struct turing_shape : archscan::turing_tuning {
-  struct row_4 {
-    static constexpr int block_threads          = T4;
-    static constexpr int items_per_thread       = I4;
-    static constexpr int small_items_per_thread = I4;
-    static constexpr int min_blocks_per_sm      = M4;
-  };
-  struct row_8 {
-    static constexpr int block_threads          = T8;
-    static constexpr int items_per_thread       = I8;
-    static constexpr int small_items_per_thread = I8;
-    static constexpr int min_blocks_per_sm      = M8;
-  };
+  using row_4 = shape_row<T4, I4, M4>;
+  using row_8 = shape_row<T8, I8, M8>;
   static constexpr unsigned backoff_min_ns          = Backoff;
   static constexpr unsigned lookback_delay_ns       = Delay;
   static std::string describe() {
@@ -59,18 +50,8 @@ struct kepler_as_is : archscan::kepler_tuning {
 //! A kepler tuning with the 4- and 8-byte rows and the register cap replaced.
 template <int T4, int I4, int T8, int I8, int MinBlocks, unsigned Delay = 0>
 struct kepler_shape : archscan::kepler_tuning {
-  struct row_4 {
-    static constexpr int block_threads          = T4;
-    static constexpr int items_per_thread       = I4;
-    static constexpr int small_items_per_thread = 4;
-    static constexpr int min_blocks_per_sm      = MinBlocks;
-  };
-  struct row_8 {
-    static constexpr int block_threads          = T8;
-    static constexpr int items_per_thread       = I8;
-    static constexpr int small_items_per_thread = 3;
-    static constexpr int min_blocks_per_sm      = MinBlocks;
-  };
+  using row_4 = shape_row<T4, I4, MinBlocks, 4>;
+  using row_8 = shape_row<T8, I8, MinBlocks, 3>;
   static constexpr unsigned lookback_delay_ns = Delay;
   static std::string describe() {
     return "kepler " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
