@@ -60,22 +60,24 @@ struct shape_row {
 
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe), each changing one thing.
-//! By-key items of 8-byte values (keyed<double>, keyed<int64>) on another shape: they run at 0.54x CUB
-//! on the plain row_16's 256x12 (118-121 registers, 2 blocks per SM), and the tree walk is no faster.
-template <int Threads, int Items, int MinBlocks>
-struct native_keyed8 : native_tuning {
-  struct keyed_rows : native_tuning::keyed_rows {
-    using row_8 = shape_row<Threads, Items, MinBlocks>;
-  };
+//! One- and two-byte items (row_1, row_2) on other shapes: with their items packed in words (four
+//! or two to a register) a tile of 64 items a thread fits in 64 registers.
+template <int Threads1, int Items1, int MinBlocks1, int Threads2, int Items2, int MinBlocks2>
+struct native_narrow : native_tuning {
+  using row_1 = shape_row<Threads1, Items1, MinBlocks1, native_tuning::row_1::small_items_per_thread>;
+  using row_2 = shape_row<Threads2, Items2, MinBlocks2, native_tuning::row_2::small_items_per_thread>;
 };
 
-//! The probe's list: native beside what determinism costs, by-key shapes for 8-byte values and turing.
+//! The probe's list: native beside what determinism costs, narrow shapes and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_keyed8<256, 8, 3>, false>>{"archscan::native_k8_256x8_min3_nosync", {}},
-                         named_policy<policy<native_keyed8<128, 12, 4>, false>>{"archscan::native_k8_128x12_nosync", {}},
-                         named_policy<policy<native_keyed8<256, 8, 2>, false>>{"archscan::native_k8_256x8_min2_nosync", {}},
+                         named_policy<policy<native_narrow<256, 64, 4, 128, 64, 8>, false>>{"archscan::native_n_64x4_nosync",
+                                                                                           {}},
+                         named_policy<policy<native_narrow<256, 128, 2, 128, 128, 4>, false>>{
+                             "archscan::native_n_128x2_nosync", {}},
+                         named_policy<policy<native_narrow<256, 96, 3, 256, 64, 4>, false>>{"archscan::native_n_96x3_nosync",
+                                                                                           {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

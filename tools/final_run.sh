@@ -93,10 +93,12 @@ for part in ${parts//,/ }; do
       echo "native_probe rc=$?" >> "$out/probe.txt"
       ;;
     profile)
-      [ -f build/gpu/build.ninja ] || build_old
+      # Configure only, when no build is here: the one target below is a fraction of the whole build.
+      [ -f build/gpu/build.ninja ] || cmake --preset gpu -B build/gpu > "$out/profile-configure.txt" 2>&1
       cmake --build build/gpu --target archscan-profile > "$out/profile-build.txt" 2>&1 || tail -n 20 "$out/profile-build.txt"
       ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' \
         --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
+        --section SchedulerStats --section MemoryWorkloadAnalysis \
         build/gpu/perf/archscan-profile 26 > "$out/ncu.txt" 2>&1
       echo "ncu rc=$?" >> "$out/ncu.txt"
       ;;

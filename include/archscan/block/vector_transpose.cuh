@@ -18,7 +18,9 @@
 //! Warps never touch each other's regions, so no block barrier is needed; `__syncwarp` separates writes
 //! from reads, and reads from the next exchange's writes. Every lane of a warp must call together.
 
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace archscan::block {
 
@@ -58,6 +60,79 @@ struct vector_transpose {
     __syncwarp(0xffffffffu);  // all reads done: the region may be written again
   }
 
+  //! A lane's blocked values of one or two bytes, kept in the words of their vectors (value j: bits
+  //! 8 * sizeof(U) * (j % per_word) up of word j / per_word): 16 registers hold 64 one-byte values
+  //! that an array of values would hold in 64, so that narrow tiles leave room for more blocks.
+  struct packed {
+    static_assert(sizeof(U) <= 2, "packed values are one or two bytes");
+    using bits_t                   = std::conditional_t<sizeof(U) == 1, std::uint8_t, std::uint16_t>;
+    static constexpr int per_word  = static_cast<int>(4 / sizeof(U));
+    static constexpr int bit_width = 8 * static_cast<int>(sizeof(U));
+    unsigned words[lane_vectors * 4];
+
+    __device__ U get(int j) const {
+      const auto bits = static_cast<bits_t>(words[j / per_word] >> (j % per_word * bit_width));
+      U u;
+      std::memcpy(&u, &bits, sizeof(u));
+      return u;
+    }
+    //! Value j becomes `v`'s bits (a value of the same width: an output element in place of an input).
+    template <class V>
+    __device__ void set(int j, const V& v) {
+      static_assert(sizeof(V) == sizeof(U), "a value of the same width");
+      bits_t bits;
+      std::memcpy(&bits, &v, sizeof(bits));
+      const int shift   = j % per_word * bit_width;
+      const unsigned in = static_cast<unsigned>(bits) << shift;
+      const unsigned keep = ~(static_cast<unsigned>(static_cast<bits_t>(~bits_t{0})) << shift);
+      words[j / per_word] = (words[j / per_word] & keep) | in;
+    }
+  };
+
+  //! striped_to_blocked, into packed values (U of one or two bytes).
+  __device__ static void striped_to_packed(const vector (&striped)[lane_vectors], packed& blocked, vector* region) {
+    static_assert(fits, "Items must split into whole 16-byte vectors");
+    const int lane = static_cast<int>(threadIdx.x) % lanes;
+#pragma unroll
+    for (int k = 0; k < lane_vectors; ++k) region[slot(k * lanes + lane)] = striped[k];
+    __syncwarp(0xffffffffu);
+    read_blocked(blocked, region, lane);
+    __syncwarp(0xffffffffu);
+  }
+
+  //! blocked_to_striped, from packed values.
+  __device__ static void packed_to_striped(const packed& blocked, vector (&striped)[lane_vectors], vector* region) {
+    static_assert(fits, "Items must split into whole 16-byte vectors");
+    const int lane = static_cast<int>(threadIdx.x) % lanes;
+    write_blocked(blocked, region, lane);
+    __syncwarp(0xffffffffu);
+#pragma unroll
+    for (int k = 0; k < lane_vectors; ++k) striped[k] = region[slot(k * lanes + lane)];
+    __syncwarp(0xffffffffu);
+  }
+
+  //! The same exchanges for values that are not whole vectors in memory (a partial tile, a pointer off
+  //! 16 bytes): `load(k)` gives this lane's striped value k (the segment's value k * 32 + lane), and
+  //! `store(k, u)` takes it back, each one value at a time, so that no lane holds an array of values.
+  template <class Load>
+  __device__ static void striped_to_packed(Load load, packed& blocked, vector* region) {
+    const int lane = static_cast<int>(threadIdx.x) % lanes;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) value_slot(region, k * lanes + lane) = load(k);
+    __syncwarp(0xffffffffu);
+    read_blocked(blocked, region, lane);
+    __syncwarp(0xffffffffu);
+  }
+  template <class Store>
+  __device__ static void packed_to_striped(const packed& blocked, Store store, vector* region) {
+    const int lane = static_cast<int>(threadIdx.x) % lanes;
+    write_blocked(blocked, region, lane);
+    __syncwarp(0xffffffffu);
+#pragma unroll
+    for (int k = 0; k < Items; ++k) store(k, value_slot(region, k * lanes + lane));
+    __syncwarp(0xffffffffu);
+  }
+
   //! The inverse: the lane's blocked values (already of type U) to its striped vectors.
   __device__ static void blocked_to_striped(const U (&items)[Items], vector (&striped)[lane_vectors], vector* region) {
     static_assert(fits, "Items must split into whole 16-byte vectors");
@@ -75,6 +150,30 @@ struct vector_transpose {
 #pragma unroll
     for (int k = 0; k < lane_vectors; ++k) striped[k] = region[slot(k * lanes + lane)];
     __syncwarp(0xffffffffu);
+  }
+
+ private:
+  //! Value e of the warp's segment in the region: element e % vector_items of vector e / vector_items.
+  __device__ static U& value_slot(vector* region, int e) {
+    auto* bytes = reinterpret_cast<unsigned char*>(region + slot(e / vector_items));
+    return *reinterpret_cast<U*>(bytes + e % vector_items * sizeof(U));
+  }
+  __device__ static void read_blocked(packed& blocked, const vector* region, int lane) {
+#pragma unroll
+    for (int j = 0; j < lane_vectors; ++j) {
+      const vector w           = region[slot(lane * lane_vectors + j)];
+      blocked.words[4 * j]     = w.x;
+      blocked.words[4 * j + 1] = w.y;
+      blocked.words[4 * j + 2] = w.z;
+      blocked.words[4 * j + 3] = w.w;
+    }
+  }
+  __device__ static void write_blocked(const packed& blocked, vector* region, int lane) {
+#pragma unroll
+    for (int j = 0; j < lane_vectors; ++j) {
+      region[slot(lane * lane_vectors + j)] =
+          vector{blocked.words[4 * j], blocked.words[4 * j + 1], blocked.words[4 * j + 2], blocked.words[4 * j + 3]};
+    }
   }
 };
 

@@ -24,6 +24,8 @@
 //! read from shared memory after a barrier, so it is uniform.
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
@@ -115,6 +117,20 @@ struct transposed_tile {
   //! Full tiles load (store) 16-byte vectors when the input (output) qualifies and is aligned at run time.
   static constexpr bool vector_loads  = transposes && vectors_fit<in_element, items>();
   static constexpr bool vector_stores = transposes && vectors_fit<out_element, items>();
+  //! Full tiles of one- or two-byte values whose input and output take vectors of the same width keep
+  //! their items packed in the vectors' words from the load to the store (block::vector_transpose's
+  //! `packed`), unpacked where folded: a quarter (half) of the registers of an item per register, so
+  //! more blocks fit on an SM. The same folds in the same order: the same bits as the other paths.
+  template <class In, class Out>
+  static constexpr bool narrow_pair() {
+    if constexpr (std::is_void_v<In> || std::is_void_v<Out>) {
+      return false;
+    } else {
+      return sizeof(In) == sizeof(Out) && sizeof(In) <= 2;
+    }
+  }
+  static constexpr bool packs_items = vector_loads && vector_stores && narrow_pair<in_element, out_element>();
+  using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
   //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
       transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
@@ -209,7 +225,7 @@ struct transposed_tile {
       T x[items];
       load_items(p, tile * tile_items, tile_items, s, x);
       T unused;
-      const T aggregate = scan::exclusive_scan(reduce(x, p.op), unused, p.op, *s.scan_storage);
+      const T aggregate = scan::exclusive_scan(reduce([&](int j) { return x[j]; }, p.op), unused, p.op, *s.scan_storage);
       __syncthreads();  // the next tile's block scan reuses its storage
       return aggregate;
     };
@@ -226,11 +242,29 @@ struct transposed_tile {
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
+    if constexpr (packs_items) {
+      typename packed_vectors::packed x;
+      load_packed(p, base, rest, s, x);
+      scan_items(
+          p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
+          [&](int j, const T& scanned) { x.set(j, static_cast<out_element>(p.finish(scanned))); });
+      store_packed(p, base, rest, s, x);
+      return;
+    }
     T x[items];
     load_items(p, base, rest, s, x);
+    scan_items(
+        p, tile, s, find_prefix, [&](int j) { return x[j]; }, [&](int j, const T& scanned) { x[j] = scanned; });
+    store_items(p, base, rest, s, x);
+  }
 
+  //! The tile's items, read by `item(j)` (item j of this thread, blocked), scanned: `put(j, scanned)`
+  //! receives item j's inclusive or exclusive prefix after item(j) was read for the last time.
+  template <class FindPrefix, class Item, class Put>
+  __device__ static void scan_items(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix,
+                                    Item item, Put put) {
     // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
-    const T thread_total = reduce(x, p.op);
+    const T thread_total = reduce(item, p.op);
     T thread_exclusive;
     const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
     // The tile's exclusive prefix: the seed for tile 0 (if any), else what find_prefix left.
@@ -244,16 +278,14 @@ struct transposed_tile {
       running       = running_valid ? T(p.op(tile_prefix.value, thread_exclusive)) : thread_exclusive;
       running_valid = true;
     }
-    T y[items];
 #pragma unroll
     for (int j = 0; j < items; ++j) {
-      const T inclusive = running_valid ? T(p.op(running, x[j])) : x[j];
-      y[j]              = Problem::exclusive ? running : inclusive;  // exclusive: always seeded
-      running           = inclusive;
-      running_valid     = true;
+      const T x         = item(j);
+      const T inclusive = running_valid ? T(p.op(running, x)) : x;
+      put(j, Problem::exclusive ? running : inclusive);  // exclusive: always seeded
+      running       = inclusive;
+      running_valid = true;
     }
-
-    store_items(p, base, rest, s, y);
   }
 
   //! This thread's place in a tile: its items sit at offsets start + k * stride from the tile's first
@@ -308,6 +340,44 @@ struct transposed_tile {
     if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
   }
 
+  //! The tile's items, packed (packs_items): whole vectors when the tile is full and the input 16-byte
+  //! aligned, else one by one (predicated; missing items repeat the tile's first item, as load_items).
+  __device__ static void load_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
+                                     typename packed_vectors::packed& x) {
+    if (rest == tile_items && detail::aligned_16(p.in)) {
+      typename packed_vectors::vector v[packed_vectors::lane_vectors];
+      load_vectors(p.in + warp_first(base), v);
+      packed_vectors::striped_to_packed(v, x, s.vector_region());
+      return;
+    }
+    const int start           = thread_start();
+    const in_element* first   = p.in + (base + start);
+    const in_element fill     = first[-start];
+    packed_vectors::striped_to_packed(
+        [&](int k) { return rest == tile_items || start + k * stride < rest ? first[k * stride] : fill; }, x,
+        s.vector_region());
+  }
+
+  //! The first `rest` of the tile's scanned items, packed: whole vectors when the tile is full and the
+  //! output 16-byte aligned, else one by one.
+  __device__ static void store_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
+                                      const typename packed_vectors::packed& y) {
+    if (rest == tile_items && detail::aligned_16(p.out)) {
+      typename packed_vectors::vector v[packed_vectors::lane_vectors];
+      packed_vectors::packed_to_striped(y, v, s.vector_region());
+      store_vectors(p.out + warp_first(base), v);
+      return;
+    }
+    const int start    = thread_start();
+    out_element* first = p.out + (base + start);
+    packed_vectors::packed_to_striped(
+        y,
+        [&](int k, in_element u) {
+          if (rest == tile_items || start + k * stride < rest) std::memcpy(first + k * stride, &u, sizeof(u));
+        },
+        s.vector_region());
+  }
+
   //! This lane's 16-byte vectors of the warp segment starting at `warp_start` (vector k * 32 + lane
   //! in `v[k]`), for the exchange to the blocked arrangement.
   template <class U, int LaneVectors>
@@ -315,6 +385,14 @@ struct transposed_tile {
     const auto* src = reinterpret_cast<const uint4*>(warp_start) + threadIdx.x % 32;
 #pragma unroll
     for (int k = 0; k < LaneVectors; ++k) v[k] = src[k * 32];
+  }
+
+  //! The inverse of load_vectors: this lane's vectors to the warp segment starting at `warp_start`.
+  template <class U, int LaneVectors>
+  __device__ static void store_vectors(U* warp_start, const uint4 (&v)[LaneVectors]) {
+    auto* dst = reinterpret_cast<uint4*>(warp_start) + threadIdx.x % 32;
+#pragma unroll
+    for (int k = 0; k < LaneVectors; ++k) dst[k * 32] = v[k];
   }
 
   //! A full by-key tile from 16-byte vectors of keys and of values, when both are 16-byte aligned
@@ -354,9 +432,7 @@ struct transposed_tile {
         for (int j = 0; j < items; ++j) w[j] = static_cast<out_element>(p.finish(y[j]));
         typename vectors::vector v[vectors::lane_vectors];
         vectors::blocked_to_striped(w, v, s.vector_region());
-        auto* dst = reinterpret_cast<typename vectors::vector*>(p.out + warp_first(base)) + threadIdx.x % 32;
-#pragma unroll
-        for (int k = 0; k < vectors::lane_vectors; ++k) dst[k * 32] = v[k];
+        store_vectors(p.out + warp_first(base), v);
         return;
       }
     }
@@ -450,11 +526,12 @@ struct transposed_tile {
     }
   }
 
-  template <class Op>
-  __device__ __forceinline__ static T reduce(const T (&x)[items], Op op) {
+  //! The fold of item(0) ... item(items - 1), pairwise, operands in order.
+  template <class Item, class Op>
+  __device__ __forceinline__ static T reduce(Item item, Op op) {
     T level[items];
 #pragma unroll
-    for (int j = 0; j < items; ++j) level[j] = x[j];
+    for (int j = 0; j < items; ++j) level[j] = item(j);
 #pragma unroll
     for (int width = 1; width < items; width *= 2) {
 #pragma unroll
