@@ -15,8 +15,8 @@ using archscan::dispatch::single_pass_route;
 
 std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
 
-native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = true) {
-  return {n, bytes, packed, 40, 5120, 132, 8, 0, true, 1 << 30, 8};
+native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = true, bool prefix_chain = false) {
+  return {n, bytes, packed, 40, 5120, 132, 8, 0, true, 1 << 30, 8, prefix_chain};
 }
 
 TEST(NativePlan, OneTileNeedsNoTemporaryStorage) {
@@ -33,19 +33,22 @@ TEST(NativePlan, OneBlockPerTileAndTheStatesUpToTwoToTheForty) {
       const std::int64_t n     = (std::int64_t{1} << k) + delta;
       const std::int64_t tiles = (n + 5119) / 5120;
       for (std::size_t bytes : {4u, 8u, 16u}) {
-        const bool packed = bytes <= 8;
-        const auto plan   = make_native_plan(input(n, bytes, packed));
-        ASSERT_NE(plan.route, single_pass_route::single_tile) << n;
-        EXPECT_EQ(plan.route, tiles <= 132 * 8 ? single_pass_route::wave : single_pass_route::lookback) << n;
-        EXPECT_EQ(plan.tiles.tiles, tiles) << n;
-        EXPECT_EQ(plan.tiles.grid, tiles) << n;
-        const auto t                = static_cast<std::size_t>(tiles + (tiles + 31) / 32);  // tiles', segments'
-        const auto aggregates       = static_cast<std::size_t>(tiles);
-        const std::size_t statuses  = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
-        const std::size_t slots     = packed ? 0 : 2 * up256(t * bytes);
-        EXPECT_EQ(plan.states.bytes, up256(statuses) + slots) << n;
-        EXPECT_GE(plan.temp_bytes, plan.states.bytes) << n;  // a wave's fallback fits
-        EXPECT_GE(plan.temp_bytes, aggregates * bytes) << n;  // and so do its aggregates
+        for (const bool chain : {false, true}) {
+          const bool packed = bytes <= 8;
+          const auto plan   = make_native_plan(input(n, bytes, packed, chain));
+          ASSERT_NE(plan.route, single_pass_route::single_tile) << n;
+          EXPECT_EQ(plan.route, tiles <= 132 * 8 ? single_pass_route::wave : single_pass_route::lookback) << n;
+          EXPECT_EQ(plan.tiles.tiles, tiles) << n;
+          EXPECT_EQ(plan.tiles.grid, tiles) << n;
+          // The tiles' states, then the segments' unless the look-back takes the chain of prefixes.
+          const auto t                = static_cast<std::size_t>(tiles + (chain ? 0 : (tiles + 31) / 32));
+          const auto aggregates       = static_cast<std::size_t>(tiles);
+          const std::size_t statuses  = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
+          const std::size_t slots     = packed ? 0 : 2 * up256(t * bytes);
+          EXPECT_EQ(plan.states.bytes, up256(statuses) + slots) << n;
+          EXPECT_GE(plan.temp_bytes, plan.states.bytes) << n;  // a wave's fallback fits
+          EXPECT_GE(plan.temp_bytes, aggregates * bytes) << n;  // and so do its aggregates
+        }
       }
     }
   }

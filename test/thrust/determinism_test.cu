@@ -6,10 +6,13 @@
 //  - floating-point sums: blelloch and native at any n; turing for n <= (SMs x 4096) items; kepler for
 //    n <= 1024;
 //  - native, across GPUs: the same bits whatever the number of blocks resident at once (forced to
-//    several values by a test hook), as a stand-in for GPUs of other sizes.
+//    several values by a test hook), as a stand-in for GPUs of other sizes;
+//  - native, whatever path a tile's items take: one- and two-byte items packed in registers (whole
+//    vectors, or one at a time off 16-byte alignment) or one to a register.
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -265,6 +268,68 @@ TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
   // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
   for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{40000}, std::int64_t{132} * 1024}) {
     expect_same_bits<native_small_tiles, native_small_tiles_lookback_only>(n, 31);
+  }
+}
+
+//! A non-associative, non-commutative operator on narrow integers (wrapping): any change in the
+//! association or the order of operands changes the bits.
+struct affine_mix {
+  template <class T>
+  __host__ __device__ T operator()(T a, T b) const {
+    return static_cast<T>(a * 3 + b);
+  }
+};
+
+struct native_unpacked : archscan::native_tuning {  // no vectors, so no packing: one item a register
+  static constexpr bool vector_access = false;
+};
+
+//! Inclusive (affine_mix) and exclusive (seeded, sum) scans of `items` with native through packed
+//! whole vectors, packed one value at a time (input and output off 16-byte alignment) and unpacked:
+//! the same bits, and the sums equal the host's.
+template <class T>
+void expect_packing_keeps_bits(const std::vector<T>& items) {
+  const std::int64_t n = static_cast<std::int64_t>(items.size());
+  std::vector<T> shifted(items.size() + 1, T{0});
+  std::copy(items.begin(), items.end(), shifted.begin() + 1);
+  device_buffer<T> in(items), in_off(shifted), out(n), out_off(n + 1), out_plain(n);
+  const auto run = [&](auto policy, const T* first, T* result, bool exclusive) {
+    if (exclusive) {
+      thrust::exclusive_scan(policy, first, first + n, result, T{7}, ::cuda::std::plus<T>{});
+    } else {
+      thrust::inclusive_scan(policy, first, first + n, result, affine_mix{});
+    }
+  };
+  for (const bool exclusive : {false, true}) {
+    out.poison();
+    out_off.poison();
+    out_plain.poison();
+    run(archscan::native, in.begin(), out.begin(), exclusive);
+    run(archscan::native, in_off.begin() + 1, out_off.begin() + 1, exclusive);
+    run(archscan::policy<native_unpacked>{}, in.begin(), out_plain.begin(), exclusive);
+    const auto packed = out.to_host();
+    auto off          = out_off.to_host();
+    off.erase(off.begin());
+    const char* what = exclusive ? "exclusive sum" : "inclusive affine_mix";
+    EXPECT_EQ(bytes_of(packed), bytes_of(off)) << what << ", off 16-byte alignment, n=" << n;
+    EXPECT_EQ(bytes_of(packed), bytes_of(out_plain.to_host())) << what << ", unpacked, n=" << n;
+    if (exclusive) {
+      T running = T{7};
+      for (std::int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(packed[i], running) << "n=" << n << ", i=" << i;
+        running = static_cast<T>(running + items[i]);
+      }
+    }
+  }
+}
+
+TEST(NativeDeterminism, PackedAndUnpackedNarrowItemsGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // One partial tile, a wave of a few tiles, and look-backs over many 16384-item tiles (both rows).
+  for (const std::int64_t n : {std::int64_t{5000}, std::int64_t{3} * 16384 + 5, std::int64_t{300} * 16384 + 7}) {
+    expect_packing_keeps_bits(random_values<std::int8_t>(n, 61));
+    expect_packing_keeps_bits(random_values<std::uint8_t>(n, 62));
+    expect_packing_keeps_bits(random_values<std::int16_t>(n, 63));
   }
 }
 

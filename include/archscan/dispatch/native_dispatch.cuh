@@ -8,9 +8,11 @@
 //! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`), so they give the same bits, and the tiles themselves depend only on n and
 //! the row: the association of every result is a function of n and the row, the same on every run
-//! and every GPU, whichever route the device allows. Temporary storage: a state per tile and one per
-//! segment of 32 tiles (2^28 int32 items in 8192-item tiles: 32768 + 1024 packed 8-byte states,
-//! 256 B + 264 KiB), or a wave's aggregates where larger. Launches are checked; nothing synchronizes.
+//! and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
+//! segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
+//! tuning's prefix_chain_max_bytes; 2^28 int32 items in 8192-item tiles take the chain: 32768 packed
+//! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger. Launches are checked; nothing
+//! synchronizes.
 
 #include <algorithm>
 #include <cstdint>
@@ -35,6 +37,7 @@ struct native_plan_input {
   bool cooperative;            //!< the device can launch cooperatively
   std::int64_t wave_max_tiles; //!< Tuning::wave_max_tiles
   int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
+  bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
 };
 
 //! Whether a problem of `n` items takes the row's small tiles: at most `small_tiles_max` of them
@@ -69,7 +72,8 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   plan.route      = single_pass_route::lookback;
   plan.tiles      = t;
   plan.lookback   = t;
-  plan.states     = tile::make_tile_state_layout(tile::segment_lookback_states(t.tiles), in.accum_bytes, in.packed);
+  const std::int64_t states = in.prefix_chain ? t.tiles : tile::segment_lookback_states(t.tiles);
+  plan.states     = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
   plan.temp_bytes = plan.states.bytes;
   if (native_wave_candidate(in) && t.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
     plan.route      = single_pass_route::wave;
@@ -129,7 +133,8 @@ struct family_dispatch<native_family> {
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     native_plan_input in{p.n, sizeof(T), tile::packs_state<Tuning, T>, tile_t::items, tile_t::tile_items,
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
-                         facts.cooperative_launch, Tuning::wave_max_tiles, 0};
+                         facts.cooperative_launch, Tuning::wave_max_tiles, 0,
+                         tile::segment_lookback<T, Tuning>::chained};
     if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
       if constexpr (Items == row::items_per_thread) {
         configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(

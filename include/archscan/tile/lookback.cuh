@@ -145,8 +145,8 @@ struct window_lookback {
 //! and the 16-byte non-commutative struct (+5%).
 inline constexpr int segment_tiles = 32;
 
-//! The states a segmented look-back over `tiles` tiles takes: the tiles', then the segments' (which
-//! the chain of prefixes leaves unused).
+//! The states a segmented look-back over `tiles` tiles takes on the segment states: the tiles', then
+//! the segments'. The chain of prefixes takes the tiles' alone (dispatch/native_dispatch.cuh).
 constexpr std::int64_t segment_lookback_states(std::int64_t tiles) {
   return tiles + (tiles + segment_tiles - 1) / segment_tiles;
 }
