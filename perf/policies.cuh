@@ -60,24 +60,20 @@ struct shape_row {
 
 //! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe), each changing one thing.
-//! One- and two-byte items (row_1, row_2) on other shapes: with their items packed in words (four
-//! or two to a register) a tile of 64 items a thread fits in 64 registers.
-template <int Threads1, int Items1, int MinBlocks1, int Threads2, int Items2, int MinBlocks2>
-struct native_narrow : native_tuning {
-  using row_1 = shape_row<Threads1, Items1, MinBlocks1, native_tuning::row_1::small_items_per_thread>;
-  using row_2 = shape_row<Threads2, Items2, MinBlocks2, native_tuning::row_2::small_items_per_thread>;
+//! 16-byte accumulators (row_16: the 16-byte struct; by-key items keep keyed_rows) on other shapes:
+//! moved as one 16-byte vector an item, they hold 108-128 registers at these shapes, no spills.
+template <int Threads, int Items, int MinBlocks>
+struct native_wide : native_tuning {
+  using row_16 = shape_row<Threads, Items, MinBlocks>;
 };
 
-//! The probe's list: native beside what determinism costs, narrow shapes and turing.
+//! The probe's list: native beside what determinism costs, shapes for 16-byte items and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_narrow<256, 64, 4, 128, 64, 8>, false>>{"archscan::native_n_64x4_nosync",
-                                                                                           {}},
-                         named_policy<policy<native_narrow<256, 128, 2, 128, 128, 4>, false>>{
-                             "archscan::native_n_128x2_nosync", {}},
-                         named_policy<policy<native_narrow<256, 96, 3, 256, 64, 4>, false>>{"archscan::native_n_96x3_nosync",
-                                                                                           {}},
+                         named_policy<policy<native_wide<256, 16, 2>, false>>{"archscan::native_w_256x16_nosync", {}},
+                         named_policy<policy<native_wide<128, 16, 4>, false>>{"archscan::native_w_128x16_nosync", {}},
+                         named_policy<policy<native_wide<128, 12, 4>, false>>{"archscan::native_w_128x12_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

@@ -7,8 +7,8 @@
 //    n <= 1024;
 //  - native, across GPUs: the same bits whatever the number of blocks resident at once (forced to
 //    several values by a test hook), as a stand-in for GPUs of other sizes;
-//  - native, whatever path a tile's items take: one- and two-byte items packed in registers (whole
-//    vectors, or one at a time off 16-byte alignment) or one to a register.
+//  - native, whatever path a tile's items take: 16-byte vectors (one- and two-byte items packed in
+//    registers), the same tiles off 16-byte alignment, or a tuning without vectors.
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
@@ -280,56 +280,64 @@ struct affine_mix {
   }
 };
 
-struct native_unpacked : archscan::native_tuning {  // no vectors, so no packing: one item a register
+struct native_per_item : archscan::native_tuning {  // no vectors: items loaded one by one, one a register
   static constexpr bool vector_access = false;
 };
 
-//! Inclusive (affine_mix) and exclusive (seeded, sum) scans of `items` with native through packed
-//! whole vectors, packed one value at a time (input and output off 16-byte alignment) and unpacked:
-//! the same bits, and the sums equal the host's.
-template <class T>
-void expect_packing_keeps_bits(const std::vector<T>& items) {
+//! Inclusive and exclusive (seeded with `init`) scans of `items` under `op` with native through
+//! 16-byte vectors (one- and two-byte items packed), through the same tiles off 16-byte alignment
+//! (packed one value at a time, or per item) and through a tuning without vectors: the same bits.
+//! `exact`: `op` is associative, so the host's left fold gives those bits too.
+template <class T, class Op>
+void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, bool exact) {
   const std::int64_t n = static_cast<std::int64_t>(items.size());
-  std::vector<T> shifted(items.size() + 1, T{0});
+  std::vector<T> shifted(items.size() + 1, init);
   std::copy(items.begin(), items.end(), shifted.begin() + 1);
-  device_buffer<T> in(items), in_off(shifted), out(n), out_off(n + 1), out_plain(n);
-  const auto run = [&](auto policy, const T* first, T* result, bool exclusive) {
-    if (exclusive) {
-      thrust::exclusive_scan(policy, first, first + n, result, T{7}, ::cuda::std::plus<T>{});
-    } else {
-      thrust::inclusive_scan(policy, first, first + n, result, affine_mix{});
-    }
-  };
+  device_buffer<T> in(items), in_off(shifted), out(n), out_off(n + 1), out_per_item(n);
   for (const bool exclusive : {false, true}) {
+    const auto run = [&](auto policy, const T* first, T* result) {
+      if (exclusive) {
+        thrust::exclusive_scan(policy, first, first + n, result, init, op);
+      } else {
+        thrust::inclusive_scan(policy, first, first + n, result, op);
+      }
+    };
     out.poison();
     out_off.poison();
-    out_plain.poison();
-    run(archscan::native, in.begin(), out.begin(), exclusive);
-    run(archscan::native, in_off.begin() + 1, out_off.begin() + 1, exclusive);
-    run(archscan::policy<native_unpacked>{}, in.begin(), out_plain.begin(), exclusive);
-    const auto packed = out.to_host();
-    auto off          = out_off.to_host();
+    out_per_item.poison();
+    run(archscan::native, in.begin(), out.begin());
+    run(archscan::native, in_off.begin() + 1, out_off.begin() + 1);
+    run(archscan::policy<native_per_item>{}, in.begin(), out_per_item.begin());
+    const auto vectors = out.to_host();
+    auto off           = out_off.to_host();
     off.erase(off.begin());
-    const char* what = exclusive ? "exclusive sum" : "inclusive affine_mix";
-    EXPECT_EQ(bytes_of(packed), bytes_of(off)) << what << ", off 16-byte alignment, n=" << n;
-    EXPECT_EQ(bytes_of(packed), bytes_of(out_plain.to_host())) << what << ", unpacked, n=" << n;
-    if (exclusive) {
-      T running = T{7};
-      for (std::int64_t i = 0; i < n; ++i) {
-        ASSERT_EQ(packed[i], running) << "n=" << n << ", i=" << i;
-        running = static_cast<T>(running + items[i]);
-      }
+    const char* what = exclusive ? "exclusive" : "inclusive";
+    EXPECT_EQ(bytes_of(vectors), bytes_of(off)) << what << ", off 16-byte alignment, n=" << n;
+    EXPECT_EQ(bytes_of(vectors), bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
+    if (!exact) continue;
+    T running = init;
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (!exclusive) running = i == 0 ? items[0] : static_cast<T>(op(running, items[i]));
+      ASSERT_TRUE(vectors[i] == running) << what << ", n=" << n << ", i=" << i;
+      if (exclusive) running = static_cast<T>(op(running, items[i]));
     }
   }
 }
 
-TEST(NativeDeterminism, PackedAndUnpackedNarrowItemsGiveTheSameBits) {
+TEST(NativeDeterminism, VectorsPackedOrNotGiveTheSameBitsAsItemByItem) {
   ARCHSCAN_REQUIRE_GPU();
-  // One partial tile, a wave of a few tiles, and look-backs over many 16384-item tiles (both rows).
+  // One partial tile, a wave of a few tiles, and look-backs over many tiles (16384 items for one-
+  // and two-byte items, 3072 for the 16-byte matrices).
   for (const std::int64_t n : {std::int64_t{5000}, std::int64_t{3} * 16384 + 5, std::int64_t{300} * 16384 + 7}) {
-    expect_packing_keeps_bits(random_values<std::int8_t>(n, 61));
-    expect_packing_keeps_bits(random_values<std::uint8_t>(n, 62));
-    expect_packing_keeps_bits(random_values<std::int16_t>(n, 63));
+    const auto i8  = random_values<std::int8_t>(n, 61);
+    const auto u8  = random_values<std::uint8_t>(n, 62);
+    const auto i16 = random_values<std::int16_t>(n, 63);
+    expect_same_bits_on_every_path(i8, affine_mix{}, std::int8_t{7}, false);
+    expect_same_bits_on_every_path(i8, ::cuda::std::plus<std::int8_t>{}, std::int8_t{7}, true);
+    expect_same_bits_on_every_path(u8, affine_mix{}, std::uint8_t{7}, false);
+    expect_same_bits_on_every_path(i16, affine_mix{}, std::int16_t{7}, false);
+    expect_same_bits_on_every_path(i16, ::cuda::std::plus<std::int16_t>{}, std::int16_t{7}, true);
+    expect_same_bits_on_every_path(random_values<mat2>(n, 64), mat2_mul{}, mat2{1, 2, 0, 1}, true);
   }
 }
 

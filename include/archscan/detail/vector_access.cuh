@@ -1,8 +1,10 @@
 #pragma once
 //! \file Which iterators a tile may read or write in 16-byte vectors (tuning field `vector_access`):
-//! raw pointers to arithmetic types whose size divides 16. Loading such an item, or storing one, is a
-//! plain conversion, so moving several at once changes nothing but the instructions. Whether a call's
-//! pointer is 16-byte aligned is checked on the device, per call; others take the per-item path.
+//! raw pointers to arithmetic types, or to trivially copyable classes, whose size divides 16 (a 16-byte
+//! user struct moves as one vector instead of four 4-byte words). Loading such an item, or storing
+//! one, is a plain conversion or a copy of its bytes, so moving several at once changes nothing but
+//! the instructions. Whether a call's pointer is 16-byte aligned is checked on the device, per call;
+//! others take the per-item path.
 
 #include <cstdint>
 #include <type_traits>
@@ -17,8 +19,13 @@ struct vector_element {
 template <class U>
 struct vector_element<U*> {
   using value = std::remove_cv_t<U>;
-  using type  = std::conditional_t<std::is_arithmetic_v<value> && sizeof(value) <= 8 && 16 % sizeof(value) == 0,
-                                  value, void>;
+  //! Arithmetic types (long double aside), and classes that are copies of their bytes (held in arrays
+  //! while exchanged, so default-constructible too).
+  static constexpr bool plain =
+      std::is_arithmetic_v<value> ? sizeof(value) <= 8
+                                  : std::is_class_v<value> && std::is_trivially_copyable_v<value> &&
+                                        std::is_default_constructible_v<value>;
+  using type = std::conditional_t<plain && sizeof(value) <= 16 && 16 % sizeof(value) == 0, value, void>;
 };
 template <class It>
 using vector_element_t = typename vector_element<It>::type;
