@@ -43,11 +43,12 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
   };
-  struct row_16 {  // H100, by-key double (keyed<double>), 2^30: 1570 GB/s (0.54x CUB; 256x7: 0.26x); mat2x2 sum 1590 GB/s
-    static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 12;  // 16-byte vectors of 8-byte values, 4-byte keys
-    static constexpr int small_items_per_thread = 12;
-    static constexpr int min_blocks_per_sm      = 2;
+  struct row_16 {  // H100, 16-byte non-commutative struct product, 2^30: 2190 GB/s (0.73 of copy, 2.23x CUB)
+    // 256x16 at 2 blocks per SM: 0.77 of copy at 2^30, but 1.46x CUB at 2^20 where this row is 1.96x.
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 16;  // one 16-byte vector an item
+    static constexpr int small_items_per_thread = 16;
+    static constexpr int min_blocks_per_sm      = 4;
   };
   struct row_large {  // H100, by-key mat2x2 (keyed<mat2x2>), 2^30: 1357 GB/s (1.21x CUB; 128x3: 0.21x)
     static constexpr int block_threads          = 256;
@@ -74,8 +75,13 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 3;
     };
-    using row_2     = row_4;                     // H100, by-key int16, 2^30: 0.84x CUB (0.81x at 64 registers)
-    using row_8     = native_tuning::row_16;     // keyed<double>, keyed<int64>: as before (row_bytes 12)
+    using row_2 = row_4;  // H100, by-key int16, 2^30: 0.84x CUB (0.81x at 64 registers)
+    struct row_8 {  // H100, by-key double, 2^30: 1570 GB/s (0.54x CUB; 256x8 min 3: 0.50x, 128x12 min 4: 0.52x)
+      static constexpr int block_threads          = 256;
+      static constexpr int items_per_thread       = 12;  // 16-byte vectors of 8-byte values, 4-byte keys
+      static constexpr int small_items_per_thread = 12;
+      static constexpr int min_blocks_per_sm      = 2;
+    };
     using row_16    = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20); 9..12-byte
                                                  // values took row_16 before (row_bytes 16): not measured
     using row_large = native_tuning::row_large;

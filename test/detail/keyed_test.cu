@@ -103,7 +103,7 @@ TEST(Keyed, RowsFollowRegistersOrTheValueSizeInKeyedRows) {
   using native = archscan::native_tuning;
   static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<std::int8_t>>, native::keyed_rows::row_1>);
   static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<std::int32_t>>, native::keyed_rows::row_4>);
-  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<double>>, native::row_16>);
+  static_assert(std::is_same_v<archscan::row_for_accum<native, keyed<double>>, native::keyed_rows::row_8>);
   // 9..12-byte values take row_large now (their row_bytes, 16, chose row_16 before keyed_rows).
   struct twelve_bytes {
     float x, y, z;
