@@ -114,11 +114,24 @@ struct vector_transpose {
   //! The same exchanges for values that are not whole vectors in memory (a partial tile, a pointer off
   //! 16 bytes): `load(k)` gives this lane's striped value k (the segment's value k * 32 + lane), and
   //! `store(k, u)` takes it back, each one value at a time, so that no lane holds an array of values.
+  //! Loads go out `load_batch` at a time before their values are stored: a store to the region may
+  //! alias the loaded memory as far as the compiler knows, so it would not move a load ahead of one.
+  static constexpr int load_batch = Items < 32 ? Items : 32;
   template <class Load>
   __device__ static void striped_to_packed(Load load, packed& blocked, vector* region) {
     const int lane = static_cast<int>(threadIdx.x) % lanes;
 #pragma unroll
-    for (int k = 0; k < Items; ++k) value_slot(region, k * lanes + lane) = load(k);
+    for (int k0 = 0; k0 < Items; k0 += load_batch) {
+      U u[load_batch];
+#pragma unroll
+      for (int b = 0; b < load_batch; ++b) {
+        if (k0 + b < Items) u[b] = load(k0 + b);
+      }
+#pragma unroll
+      for (int b = 0; b < load_batch; ++b) {
+        if (k0 + b < Items) value_slot(region, (k0 + b) * lanes + lane) = u[b];
+      }
+    }
     __syncwarp(0xffffffffu);
     read_blocked(blocked, region, lane);
     __syncwarp(0xffffffffu);
