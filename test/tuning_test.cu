@@ -4,11 +4,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <archscan/detail/vector_access.cuh>
 #include <archscan/tuning.cuh>
+#include <archscan/tuning_native.cuh>
+#include <archscan/tuning_turing.cuh>
 
 #include "support/values.cuh"
 
@@ -37,12 +41,38 @@ void expect_rows_tested(const std::string& name) {
   expect_tested<typename Tuning::row_large>(sizes, name + " row_large");
 }
 
+//! native's packed rows serve one- and two-byte accumulators whose tiles keep items packed (raw
+//! pointers in and out of the same width), and only those; a tuning without packed rows keeps its own.
+TEST(Tuning, PackedRowsServePackedNarrowItemsOnly) {
+  using native = archscan::native_tuning;
+  using turing = archscan::turing_tuning;
+  using archscan::row_for_items;
+  static_assert(std::is_same_v<row_for_items<native, std::int8_t, true>, native::packed_rows::row_1>);
+  static_assert(std::is_same_v<row_for_items<native, std::int16_t, true>, native::packed_rows::row_2>);
+  static_assert(std::is_same_v<row_for_items<native, std::int8_t, false>, native::row_1>);
+  static_assert(std::is_same_v<row_for_items<native, std::int16_t, false>, native::row_2>);
+  static_assert(std::is_same_v<row_for_items<native, int, true>, native::row_4>);  // int8 in, int accumulated
+  static_assert(std::is_same_v<row_for_items<turing, std::int8_t, true>,
+                               archscan::detail::narrow_rows<turing>::row_1>);
+  using archscan::detail::packs_narrow_items;
+  static_assert(packs_narrow_items<true, const std::int8_t*, std::uint8_t*>);
+  static_assert(packs_narrow_items<true, std::int16_t*, std::int16_t*>);
+  static_assert(!packs_narrow_items<false, std::int8_t*, std::int8_t*>);  // no vector access
+  static_assert(!packs_narrow_items<true, std::int8_t*, std::int16_t*>);  // widths differ
+  static_assert(!packs_narrow_items<true, int*, int*>);
+  static_assert(!packs_narrow_items<true, std::vector<std::int8_t>::iterator, std::int8_t*>);
+  SUCCEED();
+}
+
 TEST(Tuning, EveryRowsTilesAreAmongTheTestSizes) {
   if (archscan::test::short_run()) GTEST_SKIP() << "the short size list of sanitizer runs is not meant to cover rows";
   expect_rows_tested<archscan::blelloch_tuning>("blelloch");
   expect_rows_tested<archscan::kepler_tuning>("kepler");
   expect_rows_tested<archscan::turing_tuning>("turing");
   expect_rows_tested<archscan::native_tuning>("native");
+  const auto sizes = archscan::test::test_sizes();
+  expect_tested<archscan::native_tuning::packed_rows::row_1>(sizes, "native packed row_1");
+  expect_tested<archscan::native_tuning::packed_rows::row_2>(sizes, "native packed row_2");
 }
 
 }  // namespace

@@ -12,6 +12,10 @@
 //!    the size of the item's value: a by-key tile holds values, flags and keys, and wants other
 //!    shapes than a plain tile of the same bytes. Without it by-key items take the plain rows by
 //!    their `row_bytes` (detail/keyed.cuh);
+//!  - optionally `packed_rows`, a struct with `row_1` and `row_2` for tiles that keep one- and
+//!    two-byte items packed in registers (raw pointers in and out of the same width: four or two
+//!    items to a register leave room for more blocks an SM); other narrow problems (iterators,
+//!    conversions) take `row_1` and `row_2`;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -101,6 +105,24 @@ struct accum_rows<Tuning, keyed<V>, std::void_t<typename Tuning::keyed_rows>> {
 template <class Tuning, class Accum>
 using row_for_accum =
     row_for<typename detail::accum_rows<Tuning, Accum>::rows, detail::accum_rows<Tuning, Accum>::bytes>;
+
+namespace detail {
+template <class Tuning, std::size_t AccumBytes, bool Packs, class Else, class = void>
+struct packed_row {
+  using type = Else;
+};
+template <class Tuning, std::size_t AccumBytes, class Else>
+struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
+  using type = std::conditional_t<(AccumBytes <= 1), typename Tuning::packed_rows::row_1,
+                                  std::conditional_t<(AccumBytes <= 2), typename Tuning::packed_rows::row_2, Else>>;
+};
+}  // namespace detail
+
+//! The row of `Tuning` for items of accumulator type `Accum` in tiles that keep them packed where
+//! `Packs` (the tuning's `packed_rows` for one- and two-byte accumulators, if it has them).
+template <class Tuning, class Accum, bool Packs>
+using row_for_items =
+    typename detail::packed_row<Tuning, detail::row_bytes<Accum>::value, Packs, row_for_accum<Tuning, Accum>>::type;
 
 //! The paper's scan: B = 2 * block_threads elements per block, two per thread, at every size.
 struct blelloch_tuning {

@@ -19,15 +19,15 @@ struct native_tuning {
 
   //! Rows: tiles of 16-48 KB, since each tile's look-back costs about the same whatever its size
   //! (perf/NOTES.md); narrow accumulators take more items per tile.
-  struct row_1 {  // H100, int8 exclusive sum, 2^30: 2430 GB/s (0.81 of copy, 2.47x CUB; 256x64 at 2 blocks: 0.59)
+  struct row_1 {  // H100, int8 exclusive sum, 2^30: 1704 GB/s (0.57 of copy, 1.73x CUB; scalar access 0.38)
     static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 64;  // packed four to a register: 64 registers a thread
+    static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 16;
-    static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int min_blocks_per_sm      = 2;
   };
-  struct row_2 {  // H100, int16 exclusive sum, 2^30: 2787 GB/s (0.93 of copy, 1.62x CUB; 128x64 at 4 blocks: 0.85)
-    static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 64;  // packed two to a register
+  struct row_2 {  // H100, int16 exclusive sum, 2^30: 2531 GB/s (0.85 of copy, 1.49x CUB)
+    static constexpr int block_threads          = 128;
+    static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 8;
     static constexpr int min_blocks_per_sm      = 4;
   };
@@ -55,6 +55,24 @@ struct native_tuning {
     static constexpr int items_per_thread       = 6;
     static constexpr int small_items_per_thread = 6;
     static constexpr int min_blocks_per_sm      = 1;
+  };
+
+  //! Rows for one- and two-byte items that the tiles keep packed, four or two to a register (raw
+  //! pointers in and out of the same width, tuning.cuh): a 256x64 tile fits 64 registers a thread,
+  //! so 4 blocks an SM (unpacked, row_1 and row_2 need 128 and spill at 64).
+  struct packed_rows {
+    struct row_1 {  // H100, int8 exclusive sum, 2^30: 2430 GB/s (0.81 of copy, 2.47x CUB; 256x64 at 2 blocks: 0.59)
+      static constexpr int block_threads          = 256;
+      static constexpr int items_per_thread       = 64;
+      static constexpr int small_items_per_thread = 16;
+      static constexpr int min_blocks_per_sm      = 4;
+    };
+    struct row_2 {  // H100, int16 exclusive sum, 2^30: 2787 GB/s (0.93 of copy, 1.62x CUB; 128x64 at 4 blocks: 0.85)
+      static constexpr int block_threads          = 256;
+      static constexpr int items_per_thread       = 64;
+      static constexpr int small_items_per_thread = 8;
+      static constexpr int min_blocks_per_sm      = 4;
+    };
   };
 
   //! Rows for by-key items, by the size of their value (tuning.cuh); a tuning derived from this one

@@ -30,6 +30,20 @@ struct vector_element<U*> {
 template <class It>
 using vector_element_t = typename vector_element<It>::type;
 
+//! Whether a problem's tiles keep their items packed, four or two to a register (tile/transposed_tile.cuh):
+//! raw pointers in and out to elements of one or two bytes, of the same width, and vector access.
+template <class In, class Out>
+constexpr bool narrow_same_width() {
+  if constexpr (std::is_void_v<In> || std::is_void_v<Out>) {
+    return false;
+  } else {
+    return sizeof(In) == sizeof(Out) && sizeof(In) <= 2;
+  }
+}
+template <bool VectorAccess, class InIt, class OutIt>
+inline constexpr bool packs_narrow_items =
+    VectorAccess && narrow_same_width<vector_element_t<InIt>, vector_element_t<OutIt>>();
+
 __host__ __device__ inline bool aligned_16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
 
 }  // namespace archscan::detail

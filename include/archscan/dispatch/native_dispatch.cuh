@@ -19,6 +19,7 @@
 
 #include <archscan/detail/math.cuh>
 #include <archscan/dispatch/family.cuh>
+#include <archscan/detail/vector_access.cuh>
 #include <archscan/dispatch/single_pass_plan.cuh>
 #include <archscan/kernel/native_kernels.cuh>
 #include <archscan/tuning.cuh>
@@ -87,7 +88,9 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
 template <>
 struct family_dispatch<native_family> {
   template <class Tuning, class Problem>
-  using row_of = row_for_accum<Tuning, typename Problem::accum_type>;
+  using row_of = row_for_items<Tuning, typename Problem::accum_type,
+                               detail::packs_narrow_items<Tuning::vector_access, typename Problem::input_iterator,
+                                                          typename Problem::output_iterator>>;
   template <class Tuning, class Hooks, class Problem, int Items>
   using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
   template <class Tuning, class Hooks, class Problem>

@@ -120,16 +120,12 @@ struct transposed_tile {
   //! Full tiles of one- or two-byte values whose input and output take vectors of the same width keep
   //! their items packed in the vectors' words from the load to the store (block::vector_transpose's
   //! `packed`), unpacked where folded: a quarter (half) of the registers of an item per register, so
-  //! more blocks fit on an SM. The same folds in the same order: the same bits as the other paths.
-  template <class In, class Out>
-  static constexpr bool narrow_pair() {
-    if constexpr (std::is_void_v<In> || std::is_void_v<Out>) {
-      return false;
-    } else {
-      return sizeof(In) == sizeof(Out) && sizeof(In) <= 2;
-    }
-  }
-  static constexpr bool packs_items = vector_loads && vector_stores && narrow_pair<in_element, out_element>();
+  //! more blocks fit on an SM (a tuning's `packed_rows`). The same folds in the same order: the same
+  //! bits as the other paths.
+  static constexpr bool packs_items =
+      vector_loads && vector_stores &&
+      detail::packs_narrow_items<Tuning::vector_access, typename Problem::input_iterator,
+                                 typename Problem::output_iterator>;
   using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
   //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
