@@ -15,7 +15,8 @@
 //!  - optionally `packed_rows`, a struct with `row_1` and `row_2` for tiles that keep one- and
 //!    two-byte items packed in registers (raw pointers in and out of the same width: four or two
 //!    items to a register leave room for more blocks an SM); other narrow problems (iterators,
-//!    conversions) take `row_1` and `row_2`;
+//!    conversions) take `row_1` and `row_2`. They may differ in `min_blocks_per_sm` alone (the tile
+//!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -111,8 +112,15 @@ template <class Tuning, std::size_t AccumBytes, bool Packs, class Else, class = 
 struct packed_row {
   using type = Else;
 };
+template <class A, class B>
+inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::items_per_thread == B::items_per_thread &&
+                                   A::small_items_per_thread == B::small_items_per_thread;
 template <class Tuning, std::size_t AccumBytes, class Else>
 struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
+  static_assert(same_tiles<typename Tuning::packed_rows::row_1, typename narrow_rows<Tuning>::row_1> &&
+                    same_tiles<typename Tuning::packed_rows::row_2, typename narrow_rows<Tuning>::row_2>,
+                "packed_rows may differ from row_1 and row_2 in min_blocks_per_sm alone: the tiles fix the "
+                "association, and the bits must not depend on whether the items are packed");
   using type = std::conditional_t<(AccumBytes <= 1), typename Tuning::packed_rows::row_1,
                                   std::conditional_t<(AccumBytes <= 2), typename Tuning::packed_rows::row_2, Else>>;
 };

@@ -25,11 +25,12 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 2;
   };
-  struct row_2 {  // H100, int16 exclusive sum, 2^30: 2531 GB/s (0.85 of copy, 1.49x CUB)
-    static constexpr int block_threads          = 128;
+  struct row_2 {  // H100, int16 exclusive sum unpacked, 2^30: 2531 GB/s (0.85 of copy) at 128x64 min 4, the
+                  // same threads and items an SM as here; packed_rows' tile, so that the bits agree: not measured
+    static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 8;
-    static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int min_blocks_per_sm      = 2;
   };
   struct row_4 {  // H100, float exclusive sum, 2^30: 2793 GB/s (0.93 of copy, 1.13x CUB)
     static constexpr int block_threads          = 256;
@@ -59,7 +60,9 @@ struct native_tuning {
 
   //! Rows for one- and two-byte items that the tiles keep packed, four or two to a register (raw
   //! pointers in and out of the same width, tuning.cuh): a 256x64 tile fits 64 registers a thread,
-  //! so 4 blocks an SM (unpacked, row_1 and row_2 need 128 and spill at 64).
+  //! so 4 blocks an SM (unpacked, row_1 and row_2 need 128 and spill at 64). The same tiles as
+  //! row_1 and row_2 (tuning.cuh requires it): the association, so the bits, must not depend on
+  //! the iterators.
   struct packed_rows {
     struct row_1 {  // H100, int8 exclusive sum, 2^30: 2430 GB/s (0.81 of copy, 2.47x CUB; 256x64 at 2 blocks: 0.59)
       static constexpr int block_threads          = 256;

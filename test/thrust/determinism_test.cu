@@ -284,16 +284,36 @@ struct native_per_item : archscan::native_tuning {  // no vectors: items loaded 
   static constexpr bool vector_access = false;
 };
 
+//! `n` values of T at a byte offset of alignof(T) (1, 2 or 4) from a 16-byte boundary: never whole
+//! vectors in memory.
+template <class T>
+struct misaligned {
+  device_buffer<unsigned char> raw;
+  T* first;
+  explicit misaligned(std::int64_t n)
+      : raw(static_cast<std::int64_t>((n + 1) * sizeof(T) + 16)),
+        first(reinterpret_cast<T*>(raw.begin() + alignof(T))) {}
+  void fill(const std::vector<T>& h) {
+    check(cudaMemcpy(first, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (misaligned)");
+  }
+  std::vector<T> to_host(std::int64_t n) const {
+    std::vector<T> h(static_cast<std::size_t>(n));
+    check(cudaMemcpy(h.data(), first, h.size() * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy (misaligned)");
+    return h;
+  }
+};
+
 //! Inclusive and exclusive (seeded with `init`) scans of `items` under `op` with native through
-//! 16-byte vectors (one- and two-byte items packed), through the same tiles off 16-byte alignment
-//! (packed one value at a time, or per item) and through a tuning without vectors: the same bits.
-//! `exact`: `op` is associative, so the host's left fold gives those bits too.
+//! 16-byte vectors (one- and two-byte items packed), with the input and the output off 16-byte
+//! alignment (packed one value at a time, or per item), with the input aligned and the output not,
+//! and with a tuning without vectors: the same bits. `exact`: `op` is associative, so the host's
+//! left fold gives those bits too.
 template <class T, class Op>
 void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, bool exact) {
   const std::int64_t n = static_cast<std::int64_t>(items.size());
-  std::vector<T> shifted(items.size() + 1, init);
-  std::copy(items.begin(), items.end(), shifted.begin() + 1);
-  device_buffer<T> in(items), in_off(shifted), out(n), out_off(n + 1), out_per_item(n);
+  device_buffer<T> in(items), out(n), out_per_item(n);
+  misaligned<T> in_off(n), out_off(n), out_mixed(n);
+  in_off.fill(items);
   for (const bool exclusive : {false, true}) {
     const auto run = [&](auto policy, const T* first, T* result) {
       if (exclusive) {
@@ -303,16 +323,17 @@ void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, 
       }
     };
     out.poison();
-    out_off.poison();
+    out_off.raw.poison();
+    out_mixed.raw.poison();
     out_per_item.poison();
     run(archscan::native, in.begin(), out.begin());
-    run(archscan::native, in_off.begin() + 1, out_off.begin() + 1);
+    run(archscan::native, in_off.first, out_off.first);
+    run(archscan::native, in.begin(), out_mixed.first);
     run(archscan::policy<native_per_item>{}, in.begin(), out_per_item.begin());
     const auto vectors = out.to_host();
-    auto off           = out_off.to_host();
-    off.erase(off.begin());
-    const char* what = exclusive ? "exclusive" : "inclusive";
-    EXPECT_EQ(bytes_of(vectors), bytes_of(off)) << what << ", off 16-byte alignment, n=" << n;
+    const char* what   = exclusive ? "exclusive" : "inclusive";
+    EXPECT_EQ(bytes_of(vectors), bytes_of(out_off.to_host(n))) << what << ", off 16-byte alignment, n=" << n;
+    EXPECT_EQ(bytes_of(vectors), bytes_of(out_mixed.to_host(n))) << what << ", output off alignment, n=" << n;
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
     if (!exact) continue;
     T running = init;

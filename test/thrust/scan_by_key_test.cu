@@ -2,6 +2,9 @@
 // all-distinct keys, and a custom (asymmetric) predicate, against cub::DeviceScanByKey,
 // thrust::cuda::par and a host reference.
 
+#include <functional>
+#include <vector>
+
 #include <cub/device/device_scan.cuh>
 #include <thrust/scan.h>
 
@@ -123,6 +126,39 @@ TYPED_TEST(ScanByKeyTest, CustomPredicate) {
   ARCHSCAN_REQUIRE_GPU();
   run_by_key<TypeParam>(false, non_decreasing{}, {keys_kind::all_distinct});
   run_by_key<TypeParam>(true, non_decreasing{}, {keys_kind::all_distinct});
+}
+
+//! Keys of a class type (trivially copyable, 8 bytes): they take the per-item path of by-key tiles
+//! (keys move between lanes by shuffles, which take arithmetic types), whatever plain items do.
+struct pair_key {
+  int a, b;
+};
+struct pair_equal {
+  __host__ __device__ bool operator()(const pair_key& x, const pair_key& y) const { return x.a == y.a && x.b == y.b; }
+};
+
+template <class C>
+class ScanByKeyClassKeysTest : public ::testing::Test {};
+TYPED_TEST_SUITE(ScanByKeyClassKeysTest, policy_cases, case_names);
+
+TYPED_TEST(ScanByKeyClassKeysTest, MatchTheHost) {
+  ARCHSCAN_REQUIRE_GPU();
+  const typename TypeParam::policy policy{};
+  for (const std::int64_t n : {std::int64_t{5000}, std::int64_t{300007}}) {
+    const auto hkeys = make_keys(n, keys_kind::random_runs, 21);
+    const auto items = random_values<int>(n, 22);
+    std::vector<pair_key> pkeys(hkeys.size());
+    for (std::size_t i = 0; i < hkeys.size(); ++i) pkeys[i] = pair_key{hkeys[i], 7 * hkeys[i] + 1};
+    device_buffer<pair_key> keys(pkeys);
+    device_buffer<int> in(items), out(n);
+    const auto plus = ::cuda::std::plus<int>{};
+    out.poison();
+    thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(), pair_equal{});
+    EXPECT_EQ(out.to_host(), host_scan_by_key(hkeys, items, plus, std::equal_to<int>{}, false, 0)) << n;
+    out.poison();
+    thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(), 5, pair_equal{});
+    EXPECT_EQ(out.to_host(), host_scan_by_key(hkeys, items, plus, std::equal_to<int>{}, true, 5)) << n;
+  }
 }
 
 // The shorter forms forward Thrust's defaults (equal_to, plus, value_type{}): checked against thrust::cuda::par.

@@ -63,9 +63,10 @@ struct vector_transpose {
   //! A lane's blocked values of one or two bytes, kept in the words of their vectors (value j: bits
   //! 8 * sizeof(U) * (j % per_word) up of word j / per_word): 16 registers hold 64 one-byte values
   //! that an array of values would hold in 64, so that narrow tiles leave room for more blocks.
+  //! The bits of one packed value (meaningful for values of one or two bytes).
+  using bits_t = std::conditional_t<sizeof(U) == 1, std::uint8_t, std::uint16_t>;
   struct packed {
     static_assert(sizeof(U) <= 2, "packed values are one or two bytes");
-    using bits_t                   = std::conditional_t<sizeof(U) == 1, std::uint8_t, std::uint16_t>;
     static constexpr int per_word  = static_cast<int>(4 / sizeof(U));
     static constexpr int bit_width = 8 * static_cast<int>(sizeof(U));
     unsigned words[lane_vectors * 4];
@@ -113,7 +114,8 @@ struct vector_transpose {
 
   //! The same exchanges for values that are not whole vectors in memory (a partial tile, a pointer off
   //! 16 bytes): `load(k)` gives this lane's striped value k (the segment's value k * 32 + lane), and
-  //! `store(k, u)` takes it back, each one value at a time, so that no lane holds an array of values.
+  //! `store(k, bits)` takes back its bits (`bits_t`: what `packed::set` wrote, perhaps of another type
+  //! of the same width), each one value at a time, so that no lane holds an array of values.
   //! Loads go out `load_batch` at a time before their values are stored: a store to the region may
   //! alias the loaded memory as far as the compiler knows, so it would not move a load ahead of one.
   static constexpr int load_batch = Items < 32 ? Items : 32;
@@ -142,7 +144,7 @@ struct vector_transpose {
     write_blocked(blocked, region, lane);
     __syncwarp(0xffffffffu);
 #pragma unroll
-    for (int k = 0; k < Items; ++k) store(k, value_slot(region, k * lanes + lane));
+    for (int k = 0; k < Items; ++k) store(k, bits_slot(region, k * lanes + lane));
     __syncwarp(0xffffffffu);
   }
 
@@ -170,6 +172,10 @@ struct vector_transpose {
   __device__ static U& value_slot(vector* region, int e) {
     auto* bytes = reinterpret_cast<unsigned char*>(region + slot(e / vector_items));
     return *reinterpret_cast<U*>(bytes + e % vector_items * sizeof(U));
+  }
+  __device__ static bits_t bits_slot(vector* region, int e) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(region + slot(e / vector_items));
+    return *reinterpret_cast<const bits_t*>(bytes + e % vector_items * sizeof(U));
   }
   __device__ static void read_blocked(packed& blocked, const vector* region, int lane) {
 #pragma unroll

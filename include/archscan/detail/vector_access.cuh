@@ -14,21 +14,27 @@ namespace archscan::detail {
 //! The element type of iterator `It` when it qualifies, else void.
 template <class It>
 struct vector_element {
-  using type = void;
+  using type            = void;
+  using arithmetic_type = void;
 };
 template <class U>
 struct vector_element<U*> {
   using value = std::remove_cv_t<U>;
   //! Arithmetic types (long double aside), and classes that are copies of their bytes (held in arrays
   //! while exchanged, so default-constructible too).
-  static constexpr bool plain =
-      std::is_arithmetic_v<value> ? sizeof(value) <= 8
-                                  : std::is_class_v<value> && std::is_trivially_copyable_v<value> &&
-                                        std::is_default_constructible_v<value>;
-  using type = std::conditional_t<plain && sizeof(value) <= 16 && 16 % sizeof(value) == 0, value, void>;
+  static constexpr bool arithmetic = std::is_arithmetic_v<value> && sizeof(value) <= 8;
+  static constexpr bool plain      = arithmetic || (std::is_class_v<value> && std::is_trivially_copyable_v<value> &&
+                                               std::is_default_constructible_v<value> &&
+                                               std::is_copy_assignable_v<value>);
+  static constexpr bool whole      = sizeof(value) <= 16 && 16 % sizeof(value) == 0;
+  using type                       = std::conditional_t<plain && whole, value, void>;
+  //! Arithmetic elements alone: by-key tiles shuffle keys between lanes and compare them.
+  using arithmetic_type = std::conditional_t<arithmetic && whole, value, void>;
 };
 template <class It>
 using vector_element_t = typename vector_element<It>::type;
+template <class It>
+using arithmetic_vector_element_t = typename vector_element<It>::arithmetic_type;
 
 //! Whether a problem's tiles keep their items packed, four or two to a register (tile/transposed_tile.cuh):
 //! raw pointers in and out to elements of one or two bytes, of the same width, and vector access.

@@ -89,7 +89,8 @@ template <>
 struct family_dispatch<native_family> {
   template <class Tuning, class Problem>
   using row_of = row_for_items<Tuning, typename Problem::accum_type,
-                               detail::packs_narrow_items<Tuning::vector_access, typename Problem::input_iterator,
+                               detail::packs_narrow_items<Tuning::vector_access && Tuning::warp_transpose,
+                                                          typename Problem::input_iterator,
                                                           typename Problem::output_iterator>>;
   template <class Tuning, class Hooks, class Problem, int Items>
   using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;

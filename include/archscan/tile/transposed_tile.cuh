@@ -59,10 +59,13 @@ struct transposed_tile {
                                          detail::vector_element_t<typename Problem::output_iterator>, void>;
   //! By-key inputs (detail/keyed.cuh) read their keys and values themselves when both qualify.
   using keyed_in      = detail::keyed_source<typename Problem::input_iterator>;
-  using key_element   = std::conditional_t<Tuning::vector_access,
-                                         detail::vector_element_t<typename keyed_in::key_iterator>, void>;
-  using value_element = std::conditional_t<Tuning::vector_access,
-                                           detail::vector_element_t<typename keyed_in::value_iterator>, void>;
+  //! Keys and values as arithmetic elements only: keys move between lanes by shuffles.
+  using key_element =
+      std::conditional_t<Tuning::vector_access, detail::arithmetic_vector_element_t<typename keyed_in::key_iterator>,
+                         void>;
+  using value_element =
+      std::conditional_t<Tuning::vector_access, detail::arithmetic_vector_element_t<typename keyed_in::value_iterator>,
+                         void>;
   template <class U, int Items>
   static constexpr bool vectors_fit() {
     if constexpr (std::is_void_v<U>) {
@@ -221,7 +224,8 @@ struct transposed_tile {
       T x[items];
       load_items(p, tile * tile_items, tile_items, s, x);
       T unused;
-      const T aggregate = scan::exclusive_scan(reduce([&](int j) { return x[j]; }, p.op), unused, p.op, *s.scan_storage);
+      const T thread_total = reduce([&](int j) { return x[j]; }, p.op);
+      const T aggregate    = scan::exclusive_scan(thread_total, unused, p.op, *s.scan_storage);
       __syncthreads();  // the next tile's block scan reuses its storage
       return aggregate;
     };
@@ -368,8 +372,8 @@ struct transposed_tile {
     out_element* first = p.out + (base + start);
     packed_vectors::packed_to_striped(
         y,
-        [&](int k, in_element u) {
-          if (rest == tile_items || start + k * stride < rest) std::memcpy(first + k * stride, &u, sizeof(u));
+        [&](int k, typename packed_vectors::bits_t bits) {  // the output element's bits
+          if (rest == tile_items || start + k * stride < rest) std::memcpy(first + k * stride, &bits, sizeof(bits));
         },
         s.vector_region());
   }
