@@ -116,12 +116,16 @@ struct vector_transpose {
   //! 16 bytes): `load(k)` gives this lane's striped value k (the segment's value k * 32 + lane), and
   //! `store(k, bits)` takes back its bits (`bits_t`: what `packed::set` wrote, perhaps of another type
   //! of the same width), each one value at a time, so that no lane holds an array of values.
+  //! These keep the segment's values in their own order in the region, without the slot swizzle:
+  //! value e at element e, one constant offset from a base per lane, where the swizzled slot of each
+  //! value cost some ten instructions of address arithmetic (its blocked reads conflict instead).
   //! Loads go out `load_batch` at a time before their values are stored: a store to the region may
   //! alias the loaded memory as far as the compiler knows, so it would not move a load ahead of one.
   static constexpr int load_batch = Items < 32 ? Items : 32;
   template <class Load>
   __device__ static void striped_to_packed(Load load, packed& blocked, vector* region) {
     const int lane = static_cast<int>(threadIdx.x) % lanes;
+    U* values      = reinterpret_cast<U*>(region) + lane;
 #pragma unroll
     for (int k0 = 0; k0 < Items; k0 += load_batch) {
       U u[load_batch];
@@ -131,20 +135,21 @@ struct vector_transpose {
       }
 #pragma unroll
       for (int b = 0; b < load_batch; ++b) {
-        if (k0 + b < Items) value_slot(region, (k0 + b) * lanes + lane) = u[b];
+        if (k0 + b < Items) values[(k0 + b) * lanes] = u[b];
       }
     }
     __syncwarp(0xffffffffu);
-    read_blocked(blocked, region, lane);
+    read_blocked<false>(blocked, region, lane);
     __syncwarp(0xffffffffu);
   }
   template <class Store>
   __device__ static void packed_to_striped(const packed& blocked, Store store, vector* region) {
     const int lane = static_cast<int>(threadIdx.x) % lanes;
-    write_blocked(blocked, region, lane);
+    write_blocked<false>(blocked, region, lane);
     __syncwarp(0xffffffffu);
+    const bits_t* values = reinterpret_cast<const bits_t*>(region) + lane;
 #pragma unroll
-    for (int k = 0; k < Items; ++k) store(k, bits_slot(region, k * lanes + lane));
+    for (int k = 0; k < Items; ++k) store(k, values[k * lanes]);
     __syncwarp(0xffffffffu);
   }
 
@@ -168,29 +173,25 @@ struct vector_transpose {
   }
 
  private:
-  //! Value e of the warp's segment in the region: element e % vector_items of vector e / vector_items.
-  __device__ static U& value_slot(vector* region, int e) {
-    auto* bytes = reinterpret_cast<unsigned char*>(region + slot(e / vector_items));
-    return *reinterpret_cast<U*>(bytes + e % vector_items * sizeof(U));
-  }
-  __device__ static bits_t bits_slot(vector* region, int e) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(region + slot(e / vector_items));
-    return *reinterpret_cast<const bits_t*>(bytes + e % vector_items * sizeof(U));
-  }
+  //! The lane's blocked vectors in the region: at their swizzled slots, or in order.
+  template <bool Swizzled = true>
   __device__ static void read_blocked(packed& blocked, const vector* region, int lane) {
 #pragma unroll
     for (int j = 0; j < lane_vectors; ++j) {
-      const vector w           = region[slot(lane * lane_vectors + j)];
+      const int v              = lane * lane_vectors + j;
+      const vector w           = region[Swizzled ? slot(v) : v];
       blocked.words[4 * j]     = w.x;
       blocked.words[4 * j + 1] = w.y;
       blocked.words[4 * j + 2] = w.z;
       blocked.words[4 * j + 3] = w.w;
     }
   }
+  template <bool Swizzled = true>
   __device__ static void write_blocked(const packed& blocked, vector* region, int lane) {
 #pragma unroll
     for (int j = 0; j < lane_vectors; ++j) {
-      region[slot(lane * lane_vectors + j)] =
+      const int v                      = lane * lane_vectors + j;
+      region[Swizzled ? slot(v) : v] =
           vector{blocked.words[4 * j], blocked.words[4 * j + 1], blocked.words[4 * j + 2], blocked.words[4 * j + 3]};
     }
   }
