@@ -60,11 +60,11 @@ struct vector_transpose {
     __syncwarp(0xffffffffu);  // all reads done: the region may be written again
   }
 
+  //! The bits of one packed value (meaningful for values of one or two bytes).
+  using bits_t = std::conditional_t<sizeof(U) == 1, std::uint8_t, std::uint16_t>;
   //! A lane's blocked values of one or two bytes, kept in the words of their vectors (value j: bits
   //! 8 * sizeof(U) * (j % per_word) up of word j / per_word): 16 registers hold 64 one-byte values
   //! that an array of values would hold in 64, so that narrow tiles leave room for more blocks.
-  //! The bits of one packed value (meaningful for values of one or two bytes).
-  using bits_t = std::conditional_t<sizeof(U) == 1, std::uint8_t, std::uint16_t>;
   struct packed {
     static_assert(sizeof(U) <= 2, "packed values are one or two bytes");
     static constexpr int per_word  = static_cast<int>(4 / sizeof(U));
@@ -83,8 +83,8 @@ struct vector_transpose {
       static_assert(sizeof(V) == sizeof(U), "a value of the same width");
       bits_t bits;
       std::memcpy(&bits, &v, sizeof(bits));
-      const int shift   = j % per_word * bit_width;
-      const unsigned in = static_cast<unsigned>(bits) << shift;
+      const int shift     = j % per_word * bit_width;
+      const unsigned in   = static_cast<unsigned>(bits) << shift;
       const unsigned keep = ~(static_cast<unsigned>(static_cast<bits_t>(~bits_t{0})) << shift);
       words[j / per_word] = (words[j / per_word] & keep) | in;
     }
