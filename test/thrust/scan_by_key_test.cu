@@ -128,6 +128,11 @@ TYPED_TEST(ScanByKeyTest, CustomPredicate) {
   run_by_key<TypeParam>(true, non_decreasing{}, {keys_kind::all_distinct});
 }
 
+// By-key calls beyond the typed cases' own: Thrust's shorter forms, keys of a class type.
+template <class C>
+class ScanByKeyDefaultsTest : public ::testing::Test {};
+TYPED_TEST_SUITE(ScanByKeyDefaultsTest, policy_cases, case_names);
+
 //! Keys of a class type (trivially copyable, 8 bytes): they take the per-item path of by-key tiles
 //! (keys move between lanes by shuffles, which take arithmetic types), whatever plain items do.
 struct pair_key {
@@ -137,11 +142,7 @@ struct pair_equal {
   __host__ __device__ bool operator()(const pair_key& x, const pair_key& y) const { return x.a == y.a && x.b == y.b; }
 };
 
-template <class C>
-class ScanByKeyClassKeysTest : public ::testing::Test {};
-TYPED_TEST_SUITE(ScanByKeyClassKeysTest, policy_cases, case_names);
-
-TYPED_TEST(ScanByKeyClassKeysTest, MatchTheHost) {
+TYPED_TEST(ScanByKeyDefaultsTest, ClassKeysMatchTheHost) {
   ARCHSCAN_REQUIRE_GPU();
   const typename TypeParam::policy policy{};
   for (const std::int64_t n : {std::int64_t{5000}, std::int64_t{300007}}) {
@@ -162,10 +163,6 @@ TYPED_TEST(ScanByKeyClassKeysTest, MatchTheHost) {
 }
 
 // The shorter forms forward Thrust's defaults (equal_to, plus, value_type{}): checked against thrust::cuda::par.
-template <class C>
-class ScanByKeyDefaultsTest : public ::testing::Test {};
-TYPED_TEST_SUITE(ScanByKeyDefaultsTest, policy_cases, case_names);
-
 TYPED_TEST(ScanByKeyDefaultsTest, ShorterFormsMatchThrust) {
   ARCHSCAN_REQUIRE_GPU();
   const typename TypeParam::policy policy{};

@@ -46,8 +46,7 @@ struct vector_transpose {
   __device__ static void striped_to_blocked(const vector (&striped)[lane_vectors], T (&items)[Items], vector* region) {
     static_assert(fits, "Items must split into whole 16-byte vectors");
     const int lane = static_cast<int>(threadIdx.x) % lanes;
-#pragma unroll
-    for (int k = 0; k < lane_vectors; ++k) region[slot(k * lanes + lane)] = striped[k];
+    write_striped(striped, region, lane);
     __syncwarp(0xffffffffu);
 #pragma unroll
     for (int j = 0; j < lane_vectors; ++j) {
@@ -94,8 +93,7 @@ struct vector_transpose {
   __device__ static void striped_to_packed(const vector (&striped)[lane_vectors], packed& blocked, vector* region) {
     static_assert(fits, "Items must split into whole 16-byte vectors");
     const int lane = static_cast<int>(threadIdx.x) % lanes;
-#pragma unroll
-    for (int k = 0; k < lane_vectors; ++k) region[slot(k * lanes + lane)] = striped[k];
+    write_striped(striped, region, lane);
     __syncwarp(0xffffffffu);
     read_blocked(blocked, region, lane);
     __syncwarp(0xffffffffu);
@@ -107,8 +105,7 @@ struct vector_transpose {
     const int lane = static_cast<int>(threadIdx.x) % lanes;
     write_blocked(blocked, region, lane);
     __syncwarp(0xffffffffu);
-#pragma unroll
-    for (int k = 0; k < lane_vectors; ++k) striped[k] = region[slot(k * lanes + lane)];
+    read_striped(striped, region, lane);
     __syncwarp(0xffffffffu);
   }
 
@@ -167,12 +164,20 @@ struct vector_transpose {
       region[slot(lane * lane_vectors + j)] = w;
     }
     __syncwarp(0xffffffffu);
-#pragma unroll
-    for (int k = 0; k < lane_vectors; ++k) striped[k] = region[slot(k * lanes + lane)];
+    read_striped(striped, region, lane);
     __syncwarp(0xffffffffu);
   }
 
  private:
+  //! The lane's striped vectors (vector k * 32 + lane of the segment) at their slots in the region.
+  __device__ static void write_striped(const vector (&striped)[lane_vectors], vector* region, int lane) {
+#pragma unroll
+    for (int k = 0; k < lane_vectors; ++k) region[slot(k * lanes + lane)] = striped[k];
+  }
+  __device__ static void read_striped(vector (&striped)[lane_vectors], const vector* region, int lane) {
+#pragma unroll
+    for (int k = 0; k < lane_vectors; ++k) striped[k] = region[slot(k * lanes + lane)];
+  }
   //! The lane's blocked vectors in the region: at their swizzled slots, or in order.
   template <bool Swizzled = true>
   __device__ static void read_blocked(packed& blocked, const vector* region, int lane) {

@@ -126,9 +126,7 @@ struct transposed_tile {
   //! more blocks fit on an SM (a tuning's `packed_rows`). The same folds in the same order: the same
   //! bits as the other paths.
   static constexpr bool packs_items =
-      vector_loads && vector_stores &&
-      detail::packs_narrow_items<Tuning::vector_access, typename Problem::input_iterator,
-                                 typename Problem::output_iterator>;
+      vector_loads && vector_stores && detail::narrow_same_width<in_element, out_element>();
   using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
   //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
