@@ -338,13 +338,18 @@ struct transposed_tile {
     if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
   }
 
-  //! The tile's items, packed (packs_items): whole vectors when the tile is full and the input 16-byte
-  //! aligned, else one by one (predicated; missing items repeat the tile's first item, as load_items).
+  //! The tile's items, packed (packs_items): 16-byte vectors when the input is 16-byte aligned (a
+  //! partial tile's vectors that cross its end item by item), else one by one (predicated). Missing
+  //! items repeat the tile's first item, as load_items.
   __device__ static void load_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
                                      typename packed_vectors::packed& x) {
-    if (rest == tile_items && detail::aligned_16(p.in)) {
+    if (detail::aligned_16(p.in)) {
       typename packed_vectors::vector v[packed_vectors::lane_vectors];
-      load_vectors(p.in + warp_first(base), v);
+      if (rest == tile_items) {
+        load_vectors(p.in + warp_first(base), v);
+      } else {
+        load_vectors(p.in + warp_first(base), warp_rest(rest), p.in[base], v);
+      }
       packed_vectors::striped_to_packed(v, x, s.vector_region());
       return;
     }
@@ -356,14 +361,18 @@ struct transposed_tile {
         s.vector_region());
   }
 
-  //! The first `rest` of the tile's scanned items, packed: whole vectors when the tile is full and the
-  //! output 16-byte aligned, else one by one.
+  //! The first `rest` of the tile's scanned items, packed: 16-byte vectors when the output is 16-byte
+  //! aligned (those crossing a partial tile's end item by item), else one by one.
   __device__ static void store_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
                                       const typename packed_vectors::packed& y) {
-    if (rest == tile_items && detail::aligned_16(p.out)) {
+    if (detail::aligned_16(p.out)) {
       typename packed_vectors::vector v[packed_vectors::lane_vectors];
       packed_vectors::packed_to_striped(y, v, s.vector_region());
-      store_vectors(p.out + warp_first(base), v);
+      if (rest == tile_items) {
+        store_vectors(p.out + warp_first(base), v);
+      } else {
+        store_vectors(p.out + warp_first(base), warp_rest(rest), v);
+      }
       return;
     }
     const int start    = thread_start();
@@ -391,6 +400,52 @@ struct transposed_tile {
     auto* dst = reinterpret_cast<uint4*>(warp_start) + threadIdx.x % 32;
 #pragma unroll
     for (int k = 0; k < LaneVectors; ++k) dst[k * 32] = v[k];
+  }
+
+  //! How many of this warp's segment's items lie in a tile of `rest` items (may be <= 0 or more than
+  //! the segment holds).
+  __device__ static int warp_rest(int rest) { return rest - static_cast<int>(threadIdx.x) / 32 * transpose::warp_items; }
+
+  //! load_vectors for a segment of which only the first `rest` items exist: whole vectors up to there,
+  //! the one that crosses it item by item, `fill` in place of the missing items: a partial tile then
+  //! issues about the instructions of a full one, not a load and a shared-memory store per item.
+  template <class U, int LaneVectors>
+  __device__ static void load_vectors(const U* warp_start, int rest, U fill, uint4 (&v)[LaneVectors]) {
+    constexpr int vector_items = static_cast<int>(sizeof(uint4) / sizeof(U));
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+    for (int k = 0; k < LaneVectors; ++k) {
+      const int first = (k * 32 + lane) * vector_items;  // the vector's first item in the segment
+      if (first + vector_items <= rest) {
+        v[k] = reinterpret_cast<const uint4*>(warp_start)[k * 32 + lane];
+      } else {
+        U u[vector_items];
+#pragma unroll
+        for (int i = 0; i < vector_items; ++i) u[i] = first + i < rest ? warp_start[first + i] : fill;
+        std::memcpy(&v[k], u, sizeof(uint4));
+      }
+    }
+  }
+
+  //! store_vectors of the segment's first `rest` items only.
+  template <class U, int LaneVectors>
+  __device__ static void store_vectors(U* warp_start, int rest, const uint4 (&v)[LaneVectors]) {
+    constexpr int vector_items = static_cast<int>(sizeof(uint4) / sizeof(U));
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+    for (int k = 0; k < LaneVectors; ++k) {
+      const int first = (k * 32 + lane) * vector_items;
+      if (first + vector_items <= rest) {
+        reinterpret_cast<uint4*>(warp_start)[k * 32 + lane] = v[k];
+      } else if (first < rest) {
+        U u[vector_items];
+        std::memcpy(u, &v[k], sizeof(uint4));
+#pragma unroll
+        for (int i = 0; i < vector_items; ++i) {
+          if (first + i < rest) warp_start[first + i] = u[i];
+        }
+      }
+    }
   }
 
   //! A full by-key tile from 16-byte vectors of keys and of values, when both are 16-byte aligned
