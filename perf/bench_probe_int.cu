@@ -4,12 +4,13 @@
 
 namespace archscan::perf::bench {
 namespace {
-using probe = listed_policies<probe_policies>;
+using probe       = listed_policies<probe_policies>;
+using probe_8byte = listed_policies<probe_8byte_policies>;
 const registrar registered{8, [] {
   register_type<exclusive_scan_alg, std::int8_t, probe>();
   register_type<exclusive_scan_alg, std::int16_t, probe>();
   register_type<exclusive_scan_alg, std::int32_t, probe>();
-  register_type<exclusive_scan_alg, std::int64_t, probe>();
+  register_type<exclusive_scan_alg, std::int64_t, probe_8byte>();
   register_type<exclusive_scan_by_key_alg, std::int8_t, probe>();
   register_type<exclusive_scan_by_key_alg, std::int16_t, probe>();
   register_type<exclusive_scan_by_key_alg, std::int32_t, probe>();

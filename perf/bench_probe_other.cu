@@ -4,10 +4,11 @@
 
 namespace archscan::perf::bench {
 namespace {
-using probe = listed_policies<probe_policies>;
+using probe       = listed_policies<probe_policies>;
+using probe_8byte = listed_policies<probe_8byte_policies>;
 const registrar registered{9, [] {
   register_type<exclusive_scan_alg, float, probe>();
-  register_type<exclusive_scan_alg, double, probe>();
+  register_type<exclusive_scan_alg, double, probe_8byte>();
   register_type<exclusive_scan_alg, mat2x2, probe>();
   register_type<exclusive_scan_by_key_alg, float, probe>();
   register_type<exclusive_scan_by_key_alg, double, probe>();

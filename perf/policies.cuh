@@ -67,6 +67,16 @@ struct native_wide : native_tuning {
   using row_16 = shape_row<Threads, Items, MinBlocks>;
 };
 
+//! Eight-byte accumulators (row_8) on other shapes.
+template <int Threads, int Items, int MinBlocks>
+struct native_row8 : native_tuning {
+  using row_8 = shape_row<Threads, Items, MinBlocks, 4>;
+};
+//! native with items moved one by one (warp-striped, through the transpose), not as 16-byte vectors.
+struct native_scalar : native_tuning {
+  static constexpr bool vector_access = false;
+};
+
 //! The probe's list: native beside what determinism costs, shapes for 16-byte items and turing.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
@@ -74,6 +84,19 @@ inline auto probe_policies() {
                          named_policy<policy<native_wide<256, 16, 2>, false>>{"archscan::native_w_256x16_nosync", {}},
                          named_policy<policy<native_wide<128, 16, 4>, false>>{"archscan::native_w_128x16_nosync", {}},
                          named_policy<policy<native_wide<128, 12, 4>, false>>{"archscan::native_w_128x12_nosync", {}},
+                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
+}
+
+//! The probe's list for eight-byte items: native beside the tree walk, scalar access, other shapes
+//! and turing (whose row_8 is native's shape with scalar access and the tree walk).
+inline auto probe_8byte_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
+                         named_policy<policy<native_row8<128, 16, 8>, false>>{"archscan::native_r8_128x16_nosync", {}},
+                         named_policy<policy<native_row8<256, 12, 4>, false>>{"archscan::native_r8_256x12_nosync", {}},
+                         named_policy<policy<native_row8<256, 24, 3>, false>>{"archscan::native_r8_256x24_nosync", {}},
+                         named_policy<policy<native_row8<256, 32, 2>, false>>{"archscan::native_r8_256x32_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
