@@ -17,6 +17,9 @@
 //!    items to a register leave room for more blocks an SM); other narrow problems (iterators,
 //!    conversions) take `row_1` and `row_2`. They may differ in `min_blocks_per_sm` alone (the tile
 //!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
+//!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
+//!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
+//!    small tiles; `example_large_row`). Other families ignore these fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -24,6 +27,7 @@
 //! use `keyed_rows` where the tuning has them, so redefine those as well).
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace archscan {
@@ -54,7 +58,35 @@ struct example_row {
   static constexpr int min_blocks_per_sm      = 1;    //!< `__launch_bounds__` minimum: caps registers per thread
 };
 
+//! A row with the native family's optional large tiles (documentation, like example_row).
+struct example_large_row : example_row {
+  static constexpr int large_items_per_thread    = 16;                     //!< items a thread holds in a large tile
+  static constexpr int large_min_blocks_per_sm   = 1;                      //!< its `__launch_bounds__` minimum
+  static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;  //!< problems of this many items up
+};
+
 namespace detail {
+//! A row's large tiles (`example_large_row`); rows without them: none, never taken.
+template <class Row, class = void>
+struct large_tiles {
+  static constexpr bool present                  = false;
+  static constexpr int items_per_thread          = Row::items_per_thread;
+  static constexpr int min_blocks_per_sm         = Row::min_blocks_per_sm;
+  static constexpr std::int64_t from_items       = INT64_MAX;
+};
+template <class Row>
+struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
+  static constexpr bool present                  = true;
+  static constexpr int items_per_thread          = Row::large_items_per_thread;
+  static constexpr int min_blocks_per_sm         = Row::large_min_blocks_per_sm;
+  static constexpr std::int64_t from_items       = Row::large_from_items;
+};
+//! The `__launch_bounds__` minimum of a row's tiles of `Items` items per thread.
+template <class Row, int Items>
+inline constexpr int min_blocks_for =
+    large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::min_blocks_per_sm
+                                                                               : Row::min_blocks_per_sm;
+
 template <class Tuning, class = void>
 struct narrow_rows {  // no rows of their own: row_4 serves
   using row_1 = typename Tuning::row_4;
@@ -114,7 +146,9 @@ struct packed_row {
 };
 template <class A, class B>
 inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::items_per_thread == B::items_per_thread &&
-                                   A::small_items_per_thread == B::small_items_per_thread;
+                                   A::small_items_per_thread == B::small_items_per_thread &&
+                                   large_tiles<A>::items_per_thread == large_tiles<B>::items_per_thread &&
+                                   large_tiles<A>::from_items == large_tiles<B>::from_items;
 template <class Tuning, std::size_t AccumBytes, class Else>
 struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
   static_assert(same_tiles<typename Tuning::packed_rows::row_1, typename narrow_rows<Tuning>::row_1> &&

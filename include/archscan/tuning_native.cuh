@@ -3,7 +3,7 @@
 //! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
-//! fixed per row and n (small tiles are chosen by n alone, never by the SM count), tile aggregates are
+//! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile aggregates are
 //! folded left to right whoever folds them, and the wave and the look-back fold the same way, so the
 //! route the device allows does not matter.
 
@@ -43,6 +43,11 @@ struct native_tuning {
     static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
+    // H100, double 2^28: 2829 GB/s (0.948 of copy, 1.04x CUB); int64 2^30 0.957. Below 2^24 these tiles
+    // lose to the 4096-item ones (double 2^20: 0.97x CUB against 1.03x; 2^23: 0.91x against 0.93x).
+    static constexpr int large_items_per_thread    = 32;
+    static constexpr int large_min_blocks_per_sm   = 2;
+    static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
   };
   struct row_16 {  // H100, 16-byte non-commutative struct product, 2^30: 2190 GB/s (0.73 of copy, 2.23x CUB)
     // 256x16 at 2 blocks per SM: 0.77 of copy at 2^30, but 1.46x CUB at 2^20 where this row is 1.96x.

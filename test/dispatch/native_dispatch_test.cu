@@ -101,6 +101,25 @@ TEST(NativePlan, SmallTilesByNAlone) {
   EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
 }
 
+TEST(NativePlan, LargeTilesByNAlone) {
+  using archscan::dispatch::native_large_tiles;
+  const std::int64_t from = std::int64_t{1} << 24;
+  EXPECT_FALSE(native_large_tiles(from - 1, 8192, from));
+  EXPECT_TRUE(native_large_tiles(from, 8192, from));
+  EXPECT_TRUE(native_large_tiles(std::int64_t{1} << 40, 8192, from));
+  EXPECT_FALSE(native_large_tiles(8192, 8192, 1));  // one tile: the single-tile route, whatever the threshold
+  EXPECT_TRUE(native_large_tiles(8193, 8192, 1));
+  // native's row_8 takes 8192-item tiles from 2^24 items, 4096-item ones below; no other row has them.
+  using row = archscan::native_tuning::row_8;
+  using large = archscan::detail::large_tiles<row>;
+  static_assert(large::present && large::from_items == from);
+  static_assert(row::block_threads * large::items_per_thread == 8192 && row::block_threads * row::items_per_thread == 4096);
+  static_assert(archscan::detail::min_blocks_for<row, large::items_per_thread> == row::large_min_blocks_per_sm);
+  static_assert(archscan::detail::min_blocks_for<row, row::items_per_thread> == row::min_blocks_per_sm);
+  static_assert(!archscan::detail::large_tiles<archscan::native_tuning::row_4>::present);
+  SUCCEED();
+}
+
 TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {
   auto in                   = input(std::int64_t{1} << 30);
   in.resident_blocks_per_sm = 2;

@@ -1,6 +1,8 @@
 // inclusive_scan and exclusive_scan with every policy, value type and operator, at every test size,
 // against cub::DeviceScan, thrust::cuda::par and a sequential host reference.
 
+#include <vector>
+
 #include <thrust/scan.h>
 
 #include <archscan/archscan.cuh>
@@ -20,11 +22,11 @@ class ScanTest : public ::testing::Test {};
 TYPED_TEST_SUITE(ScanTest, scan_cases, case_names);
 
 template <class C>
-void run_form(scan_form f) {
+void run_form(scan_form f, const std::vector<std::int64_t>& sizes = test_sizes()) {
   using T  = typename C::value;
   using Op = typename C::op;
   const typename C::policy policy{};
-  for (const std::int64_t n : test_sizes()) {
+  for (const std::int64_t n : sizes) {
     const auto items = random_values<T>(n, static_cast<std::uint64_t>(n) + 7 * static_cast<int>(f));
     const T init     = random_values<T>(1, static_cast<std::uint64_t>(n) + 99)[0];
     device_buffer<T> in(items), out(n), cub_out(n), par_out(n);
@@ -62,6 +64,24 @@ TYPED_TEST(ScanTest, InclusiveScanWithInit) {
 TYPED_TEST(ScanTest, ExclusiveScan) {
   ARCHSCAN_REQUIRE_GPU();
   run_form<TypeParam>(scan_form::exclusive_init);
+}
+
+//! native's large tiles (a row's third tile, taken from its large_from_items up: tuning.cuh) lie
+//! beyond test_sizes(): eight-byte items just below, at and above the threshold, and with a partial
+//! last tile, in every form.
+TEST(NativeLargeTiles, AroundTheirThreshold) {
+  ARCHSCAN_REQUIRE_GPU();
+  using row   = archscan::native_tuning::row_8;
+  using large = archscan::detail::large_tiles<row>;
+  static_assert(large::present, "native's row_8 has large tiles");
+  const std::int64_t tile = row::block_threads * large::items_per_thread;
+  const std::vector<std::int64_t> sizes = {large::from_items - 1, large::from_items, large::from_items + 1,
+                                           large::from_items + 3 * tile + 5};
+  using policy = archscan::policy<archscan::native_tuning>;
+  for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
+    run_form<scan_case<policy, std::int64_t, thrust::plus<>>>(f, sizes);
+    run_form<scan_case<policy, double, thrust::plus<>>>(f, sizes);
+  }
 }
 
 }  // namespace

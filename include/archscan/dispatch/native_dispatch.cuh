@@ -2,7 +2,8 @@
 //! \file The native family's dispatch: one tile, one wave, or the deterministic look-back over tiles.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
-//! `Tuning::small_tiles_max` small tiles take those (a choice by n alone). Tiles that all fit on the
+//! `Tuning::small_tiles_max` small tiles take those, and rows with large tiles take them from their
+//! `large_from_items` up (choices by n alone). Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
 //! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
@@ -47,6 +48,12 @@ struct native_plan_input {
 constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small_tile_items, int small_tiles_max) {
   return small_tiles_max > 0 && small_tile_items < full_tile_items && n > full_tile_items &&
          detail::ceil_div(n, small_tile_items) <= small_tiles_max;
+}
+
+//! Whether a problem of `n` items takes the row's large tiles (tuning.cuh, `example_large_row`): from
+//! `from_items` items up, and more than one of them. Again a function of n and the tuning alone.
+constexpr bool native_large_tiles(std::int64_t n, int large_tile_items, std::int64_t from_items) {
+  return n >= from_items && n > large_tile_items;
 }
 
 //! Whether a wave is worth asking the device about.
@@ -98,15 +105,35 @@ struct family_dispatch<native_family> {
   using full_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::items_per_thread>;
   template <class Tuning, class Hooks, class Problem>
   using small_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::small_items_per_thread>;
+  template <class Tuning, class Problem>
+  using large_of = detail::large_tiles<row_of<Tuning, Problem>>;
+  template <class Tuning, class Hooks, class Problem>
+  using large_tile = tile_of<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>;
   //! Whether small tiles are ever taken (their kernels are compiled only then).
   template <class Tuning, class Hooks, class Problem>
   static constexpr bool has_small_tiles =
       Tuning::small_tiles_max > 0 &&
       small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
+  //! Whether the row has large tiles (compiled only then). The launch tells the three apart by size.
+  template <class Tuning, class Hooks, class Problem>
+  static constexpr bool has_large_tiles = [] {
+    if constexpr (large_of<Tuning, Problem>::present) {
+      static_assert(large_tile<Tuning, Hooks, Problem>::tile_items > full_tile<Tuning, Hooks, Problem>::tile_items,
+                    "a row's large tiles hold more items than its full ones");
+      return true;
+    }
+    return false;
+  }();
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
     using row = row_of<Tuning, Problem>;
+    if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
+      using large = large_of<Tuning, Problem>;
+      if (native_large_tiles(p.n, large_tile<Tuning, Hooks, Problem>::tile_items, large::from_items)) {
+        return plan_with<Tuning, Hooks, Problem, large::items_per_thread>(p, facts);
+      }
+    }
     if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
       if (native_small_tiles(p.n, full_tile<Tuning, Hooks, Problem>::tile_items,
                              small_tile<Tuning, Hooks, Problem>::tile_items, Tuning::small_tiles_max)) {
@@ -119,6 +146,12 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem>
   static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
     using row = row_of<Tuning, Problem>;
+    if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
+      if (pl.tiles.tile_items == large_tile<Tuning, Hooks, Problem>::tile_items) {
+        launch_with<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
+        return;
+      }
+    }
     if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
       if (pl.tiles.tile_items == small_tile<Tuning, Hooks, Problem>::tile_items) {
         launch_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, pl, d_temp, stream);

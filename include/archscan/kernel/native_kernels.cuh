@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
 //! as the segmented look-back folds them; `d_aggregates` holds one accumulator per tile.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
   native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>>(
@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
 
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
                       std::int64_t tiles) {
   extern __shared__ __align__(16) unsigned char smem[];
