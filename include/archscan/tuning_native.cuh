@@ -43,7 +43,7 @@ struct native_tuning {
     static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
-    // H100, double 2^28: 2829 GB/s (0.948 of copy, 1.04x CUB); int64 2^30 0.957. Below 2^24 these tiles
+    // H100, double 2^28: 2826 GB/s (0.935 of copy, 1.04x CUB; 2^30 0.942). Below 2^24 these tiles
     // lose to the 4096-item ones (double 2^20: 0.97x CUB against 1.03x; 2^23: 0.91x against 0.93x).
     static constexpr int large_items_per_thread    = 32;
     static constexpr int large_min_blocks_per_sm   = 2;
