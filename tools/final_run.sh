@@ -5,11 +5,13 @@
 #   build-new   sm_90 build against the newest fetched CCCL (build/gpu-newest, tests only, from
 #               .cccl/, carried to the machine)                                             ~5 min
 #               (each alone: both at once overran one call once native had joined the suite)
-#   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)     ~5-8 min
+#   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)     ~7.5 min
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
 #   suites      suite and suite-new at once                                                 ~6 min
 #   sanitize    the four compute-sanitizer tools over the single-pass families' tests (tools/sanitize.sh) ~5 min
-#   suite+sanitize-native  suite, and beside it the sanitizers over native's tests only      ~6 min
+#   suite+sanitize-native  suite, and beside it the sanitizers over native's tests only      ~9-10 min
+#               (ran past one call's 600 s once NativeLargeTiles joined: the sanitizers finished,
+#               the suite did not; `suite` alone takes ~7.5 min, so run them apart when it matters)
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   probe       native beside its variants (perf/native_probe.sh, its own small build)    ~2-3 min
