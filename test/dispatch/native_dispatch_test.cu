@@ -101,6 +101,16 @@ TEST(NativePlan, SmallTilesByNAlone) {
   EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
 }
 
+//! An inclusive sum of doubles into `Out` items, as the Thrust overloads form it (plan types only).
+struct wide_item {  // 16 bytes, made from a double
+  double value, pad;
+  __host__ __device__ wide_item(double v = 0) : value(v), pad(0) {}
+};
+template <class Out>
+using double_problem = archscan::detail::scan_problem<const double*, Out*, double, archscan::detail::identity_finish,
+                                                      archscan::detail::identity_finish,
+                                                      archscan::detail::scan_kind::inclusive, false>;
+
 TEST(NativePlan, LargeTilesByNAlone) {
   using archscan::dispatch::native_large_tiles;
   const std::int64_t from = std::int64_t{1} << 24;
@@ -109,14 +119,24 @@ TEST(NativePlan, LargeTilesByNAlone) {
   EXPECT_TRUE(native_large_tiles(std::int64_t{1} << 40, 8192, from));
   EXPECT_FALSE(native_large_tiles(8192, 8192, 1));  // one tile: the single-tile route, whatever the threshold
   EXPECT_TRUE(native_large_tiles(8193, 8192, 1));
-  // native's row_8 takes 8192-item tiles from 2^24 items, 4096-item ones below; no other row has them.
-  using row = archscan::native_tuning::row_8;
+  // native's row_8 takes 7936-item tiles from 2^24 items, 4096-item ones below (the tiles as fitted to
+  // shared memory, what the plan and the launch see); no other row has them.
+  using row   = archscan::native_tuning::row_8;
   using large = archscan::detail::large_tiles<row>;
   static_assert(large::present && large::from_items == from);
-  static_assert(row::block_threads * large::items_per_thread == 8192 && row::block_threads * row::items_per_thread == 4096);
   static_assert(archscan::detail::min_blocks_for<row, large::items_per_thread> == row::large_min_blocks_per_sm);
   static_assert(archscan::detail::min_blocks_for<row, row::items_per_thread> == row::min_blocks_per_sm);
   static_assert(!archscan::detail::large_tiles<archscan::native_tuning::row_4>::present);
+  using native = archscan::dispatch::family_dispatch<archscan::native_family>;
+  using archscan::native_tuning;
+  using archscan::no_hooks;
+  using doubles = double_problem<double>;
+  static_assert(native::has_large_tiles<native_tuning, no_hooks, doubles>);
+  static_assert(native::large_tile<native_tuning, no_hooks, doubles>::tile_items == 7936);
+  static_assert(native::full_tile<native_tuning, no_hooks, doubles>::tile_items == 4096);
+  // Output items wider than the row's fit both tiles to the same size: no large tiles for that
+  // problem type (and no error).
+  static_assert(!native::has_large_tiles<native_tuning, no_hooks, double_problem<wide_item>>);
   SUCCEED();
 }
 

@@ -76,6 +76,7 @@ TEST(NativeLargeTiles, AroundTheirThreshold) {
   static_assert(large::present, "native's row_8 has large tiles");
   const std::int64_t tile = row::block_threads * large::items_per_thread;
   const std::vector<std::int64_t> sizes = {large::from_items - 1, large::from_items, large::from_items + 1,
+                                           (large::from_items + tile - 1) / tile * tile,  // whole tiles only
                                            large::from_items + 3 * tile + 5};
   using policy = archscan::policy<archscan::native_tuning>;
   for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {

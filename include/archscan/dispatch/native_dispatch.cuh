@@ -114,16 +114,13 @@ struct family_dispatch<native_family> {
   static constexpr bool has_small_tiles =
       Tuning::small_tiles_max > 0 &&
       small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
-  //! Whether the row has large tiles (compiled only then). The launch tells the three apart by size.
+  //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
+  //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
+  //! type alone). Compiled only then. The launch tells the three tiles apart by size.
   template <class Tuning, class Hooks, class Problem>
-  static constexpr bool has_large_tiles = [] {
-    if constexpr (large_of<Tuning, Problem>::present) {
-      static_assert(large_tile<Tuning, Hooks, Problem>::tile_items > full_tile<Tuning, Hooks, Problem>::tile_items,
-                    "a row's large tiles hold more items than its full ones");
-      return true;
-    }
-    return false;
-  }();
+  static constexpr bool has_large_tiles =
+      large_of<Tuning, Problem>::present &&
+      large_tile<Tuning, Hooks, Problem>::tile_items > full_tile<Tuning, Hooks, Problem>::tile_items;
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {

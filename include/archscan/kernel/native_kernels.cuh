@@ -9,7 +9,8 @@
 
 namespace archscan::kernel {
 
-//! `Items`: the row's items_per_thread, or its small_items_per_thread for problems of few small tiles.
+//! `Items`: the row's items_per_thread, its small_items_per_thread for problems of few small tiles, or
+//! its large_items_per_thread for problems from its large_from_items up (tuning.cuh).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 

@@ -6,8 +6,9 @@
 //!
 //! Per tile: coalesced warp-striped loads into registers (all of the tile's input is read before any
 //! of its output is written, and only the tile's own range, so in-place scans are safe), a per-warp
-//! transpose to the blocked arrangement (with `vector_access`, full tiles of raw arithmetic pointers
-//! move 16 bytes per lane: block/vector_transpose.cuh), a thread-local reduction, a block-wide exclusive scan of the
+//! transpose to the blocked arrangement (with `vector_access`, full tiles of raw arithmetic pointers,
+//! and partial ones that keep narrow items packed, move 16 bytes per lane: block/vector_transpose.cuh),
+//! a thread-local reduction, a block-wide exclusive scan of the
 //! thread totals (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the
 //! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
 //! plus one state per tile.
@@ -43,8 +44,9 @@
 
 namespace archscan::tile {
 
-//! `Row`: the tuning's row for the accumulator; `ItemsPerThread`: its items_per_thread, or its
-//! small_items_per_thread for a wave of few tiles (fewer where the tile would not fit, `items`).
+//! `Row`: the tuning's row for the accumulator; `ItemsPerThread`: its items_per_thread, its
+//! small_items_per_thread for problems of few small tiles, or its large_items_per_thread (native,
+//! tuning.cuh) for large problems (fewer where the tile would not fit, `items`).
 template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
 struct transposed_tile {
   using T = typename Problem::accum_type;
