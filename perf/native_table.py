@@ -77,3 +77,17 @@ for alg in ("exclusive_scan_by_key", "inclusive_scan_by_key", "transform_inclusi
                 r.append(c / a)
         if r:
             print(f"| {alg} | {typ} | {min(r):.2f} | {math.exp(sum(map(math.log, r)) / len(r)):.3f} |")
+
+# Points whose own timing or CUB's was unsteady: a ratio there says less than the others.
+spread_limit = 0.25
+noisy = []
+for key, c in sorted(cases.items()):
+    alg, typ, n, who = key.split("/")[:4]
+    if who in (impl, "cub") and c.get("spread", 0) > spread_limit:
+        noisy.append(f"| {alg} | {typ} | 2^{int(math.log2(int(n)))} | {who} | {c['median_us']:.2f} | {c['spread']:.2f} |")
+print(f"\nUnsteady points (spread over {spread_limit} for {impl} or CUB):\n")
+if noisy:
+    print("| scan | type | n | who | median (us) | spread |\n| --- | --- | --- | --- | ---: | ---: |")
+    print("\n".join(noisy))
+else:
+    print("none")

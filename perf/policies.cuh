@@ -67,7 +67,8 @@ struct native_wide : native_tuning {
   using row_16 = shape_row<Threads, Items, MinBlocks>;
 };
 
-//! Eight-byte accumulators (row_8) on other shapes.
+//! Eight-byte accumulators (row_8) on other shapes. Tiles are fitted to shared memory
+//! (tile/transposed_tile.cuh): 256x32 of doubles runs as 256x31, item by item (an odd count).
 template <int Threads, int Items, int MinBlocks>
 struct native_row8 : native_tuning {
   using row_8 = shape_row<Threads, Items, MinBlocks, 4>;
@@ -84,6 +85,7 @@ inline auto probe_policies() {
                          named_policy<policy<native_wide<256, 16, 2>, false>>{"archscan::native_w_256x16_nosync", {}},
                          named_policy<policy<native_wide<128, 16, 4>, false>>{"archscan::native_w_128x16_nosync", {}},
                          named_policy<policy<native_wide<128, 12, 4>, false>>{"archscan::native_w_128x12_nosync", {}},
+                         named_policy<policy<native_wide<128, 32, 2>, false>>{"archscan::native_w_128x32_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
@@ -97,6 +99,7 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<native_row8<256, 12, 4>, false>>{"archscan::native_r8_256x12_nosync", {}},
                          named_policy<policy<native_row8<256, 24, 3>, false>>{"archscan::native_r8_256x24_nosync", {}},
                          named_policy<policy<native_row8<256, 32, 2>, false>>{"archscan::native_r8_256x32_nosync", {}},
+                         named_policy<policy<native_row8<256, 30, 2>, false>>{"archscan::native_r8_256x30_nosync", {}},
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 

@@ -305,13 +305,13 @@ struct misaligned {
 
 //! Inclusive and exclusive (seeded with `init`) scans of `items` under `op` with native through
 //! 16-byte vectors (one- and two-byte items packed), with the input and the output off 16-byte
-//! alignment (packed one value at a time, or per item), with the input aligned and the output not,
+//! alignment (packed one value at a time, or per item), with one of them aligned and the other not,
 //! and with a tuning without vectors: the same bits. `exact`: `op` is associative, so the host's
 //! left fold gives those bits too.
 template <class T, class Op>
 void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, bool exact) {
   const std::int64_t n = static_cast<std::int64_t>(items.size());
-  device_buffer<T> in(items), out(n), out_per_item(n);
+  device_buffer<T> in(items), out(n), out_per_item(n), out_aligned(n);
   misaligned<T> in_off(n), out_off(n), out_mixed(n);
   in_off.fill(items);
   for (const bool exclusive : {false, true}) {
@@ -326,14 +326,17 @@ void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, 
     out_off.raw.poison();
     out_mixed.raw.poison();
     out_per_item.poison();
+    out_aligned.poison();
     run(archscan::native, in.begin(), out.begin());
     run(archscan::native, in_off.first, out_off.first);
     run(archscan::native, in.begin(), out_mixed.first);
+    run(archscan::native, in_off.first, out_aligned.begin());
     run(archscan::policy<native_per_item>{}, in.begin(), out_per_item.begin());
     const auto vectors = out.to_host();
     const char* what   = exclusive ? "exclusive" : "inclusive";
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_off.to_host(n))) << what << ", off 16-byte alignment, n=" << n;
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_mixed.to_host(n))) << what << ", output off alignment, n=" << n;
+    EXPECT_EQ(bytes_of(vectors), bytes_of(out_aligned.to_host())) << what << ", input off alignment, n=" << n;
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
     if (!exact) continue;
     T running = init;
