@@ -69,17 +69,17 @@ namespace detail {
 //! A row's large tiles (`example_large_row`); rows without them: none, never taken.
 template <class Row, class = void>
 struct large_tiles {
-  static constexpr bool present                  = false;
-  static constexpr int items_per_thread          = Row::items_per_thread;
-  static constexpr int min_blocks_per_sm         = Row::min_blocks_per_sm;
-  static constexpr std::int64_t from_items       = INT64_MAX;
+  static constexpr bool present            = false;
+  static constexpr int items_per_thread    = Row::items_per_thread;
+  static constexpr int min_blocks_per_sm   = Row::min_blocks_per_sm;
+  static constexpr std::int64_t from_items = INT64_MAX;
 };
 template <class Row>
 struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
-  static constexpr bool present                  = true;
-  static constexpr int items_per_thread          = Row::large_items_per_thread;
-  static constexpr int min_blocks_per_sm         = Row::large_min_blocks_per_sm;
-  static constexpr std::int64_t from_items       = Row::large_from_items;
+  static constexpr bool present            = true;
+  static constexpr int items_per_thread    = Row::large_items_per_thread;
+  static constexpr int min_blocks_per_sm   = Row::large_min_blocks_per_sm;
+  static constexpr std::int64_t from_items = Row::large_from_items;
 };
 //! The `__launch_bounds__` minimum of a row's tiles of `Items` items per thread.
 template <class Row, int Items>

@@ -3,9 +3,9 @@
 //! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
-//! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile aggregates are
-//! folded left to right whoever folds them, and the wave and the look-back fold the same way, so the
-//! route the device allows does not matter.
+//! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile
+//! aggregates are folded left to right whoever folds them, and the wave and the look-back fold the
+//! same way, so the route the device allows does not matter.
 
 #include <cstddef>
 #include <cstdint>

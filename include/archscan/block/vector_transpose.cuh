@@ -109,7 +109,8 @@ struct vector_transpose {
     __syncwarp(0xffffffffu);
   }
 
-  //! The same exchanges for values that are not whole vectors in memory (a pointer off 16 bytes): `load(k)` gives this lane's striped value k (the segment's value k * 32 + lane), and
+  //! The same exchanges for values that are not whole vectors in memory (a pointer off 16 bytes):
+  //! `load(k)` gives this lane's striped value k (the segment's value k * 32 + lane), and
   //! `store(k, bits)` takes back its bits (`bits_t`: what `packed::set` wrote, perhaps of another type
   //! of the same width), each one value at a time, so that no lane holds an array of values.
   //! These keep the segment's values in their own order in the region, without the slot swizzle:

@@ -122,7 +122,7 @@ struct transposed_tile {
   //! Full tiles load (store) 16-byte vectors when the input (output) qualifies and is aligned at run time.
   static constexpr bool vector_loads  = transposes && vectors_fit<in_element, items>();
   static constexpr bool vector_stores = transposes && vectors_fit<out_element, items>();
-  //! Full tiles of one- or two-byte values whose input and output take vectors of the same width keep
+  //! Tiles of one- or two-byte values whose input and output take vectors of the same width keep
   //! their items packed in the vectors' words from the load to the store (block::vector_transpose's
   //! `packed`), unpacked where folded: a quarter (half) of the registers of an item per register, so
   //! more blocks fit on an SM (a tuning's `packed_rows`). The same folds in the same order: the same
@@ -406,7 +406,9 @@ struct transposed_tile {
 
   //! How many of this warp's segment's items lie in a tile of `rest` items (may be <= 0 or more than
   //! the segment holds).
-  __device__ static int warp_rest(int rest) { return rest - static_cast<int>(threadIdx.x) / 32 * transpose::warp_items; }
+  __device__ static int warp_rest(int rest) {
+    return rest - static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
+  }
 
   //! load_vectors for a segment of which only the first `rest` items exist: whole vectors up to there,
   //! the one that crosses it item by item, `fill` in place of the missing items: a partial tile then
