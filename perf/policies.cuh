@@ -73,6 +73,16 @@ template <int Threads, int Items, int MinBlocks>
 struct native_row8 : native_tuning {
   using row_8 = shape_row<Threads, Items, MinBlocks, 4>;
 };
+//! By-key items of 4- and 8-byte values (keyed_rows' row_4, row_2 and row_8) on another shape, all
+//! three the same shape (each probe measures one type), small tiles as native's (4 items).
+template <int Threads, int Items, int MinBlocks>
+struct native_keyed : native_tuning {
+  struct keyed_rows : native_tuning::keyed_rows {
+    using row_4 = shape_row<Threads, Items, MinBlocks, 4>;
+    using row_2 = row_4;
+    using row_8 = row_4;
+  };
+};
 //! native with items moved one by one (warp-striped, through the transpose), not as 16-byte vectors.
 struct native_scalar : native_tuning {
   static constexpr bool vector_access = false;
@@ -103,6 +113,17 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
+//! The probe's list for by-key items: native beside other shapes of its keyed rows (native_keyed).
+inline auto probe_keyed_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_keyed<256, 8, 4>, false>>{"archscan::native_k_256x8m4_nosync", {}},
+                         named_policy<policy<native_keyed<256, 12, 3>, false>>{"archscan::native_k_256x12m3_nosync", {}},
+                         named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}},
+                         named_policy<policy<native_keyed<256, 16, 3>, false>>{"archscan::native_k_256x16m3_nosync", {}},
+                         named_policy<policy<native_keyed<256, 16, 4>, false>>{"archscan::native_k_256x16m4_nosync", {}},
+                         named_policy<policy<native_keyed<256, 24, 2>, false>>{"archscan::native_k_256x24m2_nosync", {}},
+                         named_policy<policy<native_keyed<256, 32, 2>, false>>{"archscan::native_k_256x32m2_nosync", {}});
+}
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

@@ -82,11 +82,14 @@ TEST(Keyed, ItemsFormedFromRegistersMatchTheIterator) {
       k[j] = keys[first + j];
       v[j] = values[first + j];
     }
-    K x[4];
-    item.form(first, k, v, first + 4 < n ? keys[first + 4] : -1, x);
+    affine x[4];
+    unsigned closes = ~0u;  // every bit formed, not or-ed in
+    item.form(first, k, v, first + 4 < n ? keys[first + 4] : -1, x, closes);
+    EXPECT_EQ(closes >> 4, 0u) << "bits past the items";
     for (int j = 0; j < 4; ++j) {
-      EXPECT_EQ(item(first + j).value, x[j].value) << first + j;
-      EXPECT_EQ(item(first + j).flags, x[j].flags) << first + j;
+      const K split = K::split(x[j], closes, j);
+      EXPECT_EQ(item(first + j).value, split.value) << first + j;
+      EXPECT_EQ(item(first + j).flags, split.flags) << first + j;
     }
   }
 }

@@ -25,7 +25,7 @@ std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
 TEST(TileStateLayout, PackedWordsOfEightOrSixteenBytes) {
   for (std::int64_t tiles : {std::int64_t{1}, std::int64_t{2}, std::int64_t{1000}, std::int64_t{1} << 28}) {
     const auto t = static_cast<std::size_t>(tiles);
-    for (std::size_t bytes : {1u, 4u, 5u, 8u}) {
+    for (std::size_t bytes : {1u, 4u, 5u, 8u, 16u}) {  // 16: by-key items of 8-byte values
       const auto l = make_tile_state_layout(tiles, bytes, true);
       EXPECT_TRUE(l.packed);
       EXPECT_EQ(l.status_offset, 256u);  // the counter sits alone in the first 256 bytes
@@ -60,11 +60,19 @@ __host__ __device__ bool operator==(const three_words& x, const three_words& y) 
   return x.a == y.a && x.b == y.b && x.c == y.c;
 }
 
+template <class V>
+__host__ __device__ bool operator==(const archscan::detail::keyed<V>& x, const archscan::detail::keyed<V>& y) {
+  return x.value == y.value && x.flags == y.flags;
+}
+
 //! The value tile `t` publishes with status `s` (1 aggregate, 2 prefix): distinct for every pair.
 template <class T>
 __host__ __device__ T value_of(std::int64_t t, unsigned s) {
   const auto x = static_cast<std::uint64_t>(t) * 4 + s;
-  if constexpr (std::is_same_v<T, three_words>) {
+  if constexpr (archscan::detail::is_keyed_v<T>) {  // flags that vary with the tile as the value does
+    using V = typename archscan::detail::keyed_value<T>::type;
+    return T{value_of<V>(t, s), static_cast<std::uint8_t>((t + s) % 4)};
+  } else if constexpr (std::is_same_v<T, three_words>) {
     return three_words{static_cast<std::uint32_t>(x), ~static_cast<std::uint32_t>(x), 0x5a5a0000u + s};
   } else if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(x) + T(0.25);
@@ -158,6 +166,14 @@ TEST(TileState, PackedSixteenByteWordsUnderStarvation) {
   ARCHSCAN_REQUIRE_GPU();
   check_protocol<double, true>(5000);
   check_protocol<std::uint64_t, true>(777);
+}
+
+TEST(TileState, PackedByKeyItemsOfEightByteValuesUnderStarvation) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 16 bytes with their flags: the flags travel beside the status, the value in the other half.
+  static_assert(sizeof(archscan::detail::keyed<double>) == 16 && tile::fits_status_word<archscan::detail::keyed<double>>);
+  check_protocol<archscan::detail::keyed<double>, true>(5000);
+  check_protocol<archscan::detail::keyed<std::int64_t>, true>(777);
 }
 
 TEST(TileState, SplitStatesUnderStarvation) {

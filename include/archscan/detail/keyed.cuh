@@ -39,6 +39,22 @@ struct keyed {
   __host__ __device__ void set_closes(bool c) {
     flags = static_cast<std::uint8_t>((flags & restarts_bit) | (c ? closes_bit : 0));
   }
+
+  //! Item j of a thread's items held split, as their values and one word of flags whose bit j says
+  //! whether item j closes its segment (tile/transposed_tile.cuh): a single item never restarts.
+  __host__ __device__ static keyed split(const V& value, unsigned closes, int j) {
+    return keyed{value, ((closes >> j) & 1u) != 0 ? closes_bit : std::uint8_t{0}};
+  }
+};
+
+//! The value type of by-key items, T itself for any other accumulator.
+template <class T>
+struct keyed_value {
+  using type = T;
+};
+template <class V>
+struct keyed_value<keyed<V>> {
+  using type = V;
 };
 
 //! Concatenation of adjacent runs a, b. Associative whenever `op` is; operand order kept.
@@ -73,16 +89,20 @@ struct keyed_item {
   }
 
   //! Items i .. i + Items - 1, all of them real, from their keys and values already in registers;
-  //! `next` is key i + Items, read only when that item exists. The flags as operator() forms them.
+  //! `next` is key i + Items, read only when that item exists. Their values converted to V, and
+  //! their flags as one word (`keyed<V>::split`): the flags operator() forms.
   template <int Items, class K, class U>
   __host__ __device__ void form(std::int64_t i, const K (&k)[Items], const U (&v)[Items], const K& next,
-                                keyed<V> (&x)[Items]) const {
+                                V (&values)[Items], unsigned& closes) const {
+    static_assert(Items <= 32, "one word of flags");
+    closes = 0;
 #if defined(__CUDA_ARCH__)  // host compilers do not know the pragma
 #pragma unroll
 #endif
     for (int j = 0; j < Items; ++j) {
-      const bool closes = j + 1 < Items ? !pred(k[j], k[j + 1]) : i + Items < n && !pred(k[j], next);
-      x[j]              = keyed<V>{static_cast<V>(v[j]), closes ? keyed<V>::closes_bit : std::uint8_t{0}};
+      const bool c = j + 1 < Items ? !pred(k[j], k[j + 1]) : i + Items < n && !pred(k[j], next);
+      values[j]    = static_cast<V>(v[j]);
+      closes |= static_cast<unsigned>(c) << j;
     }
   }
 };

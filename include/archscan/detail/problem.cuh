@@ -70,6 +70,9 @@ struct scan_problem {
   __device__ __forceinline__ Accum load(std::int64_t i) const { return static_cast<Accum>(in[i]); }
   //! `scanned` is the inclusive or exclusive prefix of item i (by `kind`).
   __device__ __forceinline__ void store(std::int64_t i, const Accum& scanned) const { out[i] = finish(scanned); }
+  //! Writes a value `finish` already made of item i's prefix.
+  template <class Finished>
+  __device__ __forceinline__ void put(std::int64_t i, const Finished& y) const { out[i] = y; }
 };
 
 }  // namespace archscan::detail

@@ -11,7 +11,8 @@
 //!  - packed (accumulators of at most 8 bytes, trivially copyable): status and value share one word,
 //!    written and read by single relaxed accesses: the word is the whole message. Values of at most 4
 //!    bytes use a 64-bit word and 64-bit atomics; values of 5 to 8 bytes a 16-byte aligned word accessed
-//!    by one `ld/st.relaxed.gpu.v2.u64`. Aligned 16-byte accesses of a thread are single transactions
+//!    by one `ld/st.relaxed.gpu.v2.u64`. By-key items of 5- to 8-byte values (16 bytes with their
+//!    flags) take that word too: the flags beside the status, the value in the other half. Aligned 16-byte accesses of a thread are single transactions
 //!    in the memory system of every sm_70+ GPU (the property CUB relies on for its 8-byte tile states);
 //!    the PTX memory model does not promise it for vectors, so 4-byte values keep a true atomic.
 //!  - split (any accumulator): separate aggregate and inclusive slots per tile (never rewritten once
@@ -35,6 +36,7 @@
 #include <cuda_runtime_api.h>
 
 #include <archscan/detail/error.cuh>
+#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/tuning.cuh>
 
@@ -49,13 +51,15 @@ enum tile_status : unsigned {
 //! Whether values of type T can travel in one status word.
 template <class T>
 inline constexpr bool fits_status_word = sizeof(T) <= 8 && std::is_trivially_copyable_v<T>;
+template <class V>
+inline constexpr bool fits_status_word<detail::keyed<V>> = sizeof(V) <= 8 && std::is_trivially_copyable_v<V>;
 
-//! One tile's status and value in a single word.
-template <class T, bool Wide = (sizeof(T) > 4)>
+//! One tile's status and value in a single word (`Keyed`: a by-key item wider than 8 bytes).
+template <class T, bool Wide = (sizeof(T) > 4), bool Keyed = (sizeof(T) > 8)>
 struct status_word;
 
 template <class T>
-struct status_word<T, false> {
+struct status_word<T, false, false> {
   using storage = unsigned long long;
   __device__ __forceinline__ static void store(storage* p, unsigned status, const T& v) {
     unsigned bits = 0;
@@ -73,7 +77,7 @@ struct status_word<T, false> {
 };
 
 template <class T>
-struct status_word<T, true> {
+struct status_word<T, true, false> {
   struct alignas(16) storage {
     unsigned long long status;
     unsigned long long bits;
@@ -81,13 +85,37 @@ struct status_word<T, true> {
   __device__ __forceinline__ static void store(storage* p, unsigned status, const T& v) {
     unsigned long long bits = 0;
     memcpy(&bits, &v, sizeof(T));
-    const unsigned long long s = status;
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(s), "l"(bits) : "memory");
+    store_halves(p, status, bits);
   }
   __device__ __forceinline__ static unsigned load(const storage* p, T& v) {
     unsigned long long s = 0, bits = 0;
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(s), "=l"(bits) : "l"(p) : "memory");
+    load_halves(p, s, bits);
     memcpy(&v, &bits, sizeof(T));
+    return static_cast<unsigned>(s);
+  }
+  __device__ __forceinline__ static void store_halves(storage* p, unsigned long long s, unsigned long long bits) {
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(s), "l"(bits) : "memory");
+  }
+  __device__ __forceinline__ static void load_halves(const storage* p, unsigned long long& s, unsigned long long& bits) {
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(s), "=l"(bits) : "l"(p) : "memory");
+  }
+};
+
+//! A by-key item of a 5- to 8-byte value: its flags in bits 32-39 of the status half.
+template <class T>
+struct status_word<T, true, true> {
+  using halves  = status_word<typename detail::keyed_value<T>::type, true, false>;
+  using storage = typename halves::storage;
+  __device__ __forceinline__ static void store(storage* p, unsigned status, const T& v) {
+    unsigned long long bits = 0;
+    memcpy(&bits, &v.value, sizeof(v.value));
+    halves::store_halves(p, status | static_cast<unsigned long long>(v.flags) << 32, bits);
+  }
+  __device__ __forceinline__ static unsigned load(const storage* p, T& v) {
+    unsigned long long s = 0, bits = 0;
+    halves::load_halves(p, s, bits);
+    memcpy(&v.value, &bits, sizeof(v.value));
+    v.flags = static_cast<std::uint8_t>(s >> 32);
     return static_cast<unsigned>(s);
   }
 };

@@ -52,6 +52,17 @@ struct transposed_tile {
   using T = typename Problem::accum_type;
   static constexpr int threads = Row::block_threads;
   static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
+  //! What `finish` makes of a scanned item: what the stores write (converted to the output's type).
+  using finished = std::decay_t<decltype(std::declval<const typename Problem::finish_type&>()(std::declval<const T&>()))>;
+
+  //! By-key tiles (detail/keyed.cuh) hold a thread's items split, as their values and one word of
+  //! flags (bit j: item j closes its segment), not as keyed<V> items: a register less an item (the
+  //! flags' byte took one each), and exchanges of values, not of whole items, so smaller exchange
+  //! regions. The items the scan folds are the same, so are the bits.
+  static constexpr bool splits_keyed = detail::is_keyed_v<T> && ItemsPerThread <= 32;
+  using split_value                  = typename detail::keyed_value<T>::type;
+  //! What loads exchange through the warp transpose: the values of split by-key items, else items.
+  using exchanged = std::conditional_t<splits_keyed, split_value, T>;
 
   //! The element types that full tiles load and store as 16-byte vectors (detail/vector_access.cuh),
   //! void where the iterator does not qualify or the tuning does not ask for it.
@@ -81,11 +92,15 @@ struct transposed_tile {
     if constexpr (vectors_fit<U, Items>()) return block::vector_transpose<U, Items>::warp_bytes;
     return 0;
   }
-  //! Each warp's exchange region: room for the transpose and for either vector exchange, one at a
-  //! time (every exchange ends with its reads done), in the same place for all three.
+  template <class U, int Items>
+  static constexpr std::size_t transposed_bytes() {
+    return sizeof(U) * block::warp_transpose<U, threads, Items>::warp_slots;
+  }
+  //! Each warp's exchange region: room for the transposes (loaded and finished items) and for every
+  //! vector exchange, one at a time (every exchange ends with its reads done), in the same place.
   template <int Items>
   static constexpr std::size_t warp_region_bytes() {
-    const std::size_t transposed = sizeof(T) * block::warp_transpose<T, threads, Items>::warp_slots;
+    const std::size_t transposed = detail::max_of(transposed_bytes<exchanged, Items>(), transposed_bytes<finished, Items>());
     const std::size_t vectors    = detail::max_of(vector_warp_bytes<in_element, Items>(), vector_warp_bytes<out_element, Items>(),
                                                   vector_warp_bytes<key_element, Items>(), vector_warp_bytes<value_element, Items>());
     return detail::align_up(transposed > vectors ? transposed : vectors, 16);
@@ -118,7 +133,9 @@ struct transposed_tile {
   static constexpr int smem_bytes = static_cast<int>(smem_for<items, transposes>());
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
 
-  using transpose = block::warp_transpose<T, threads, items>;
+  template <class U>
+  using transpose_of = block::warp_transpose<U, threads, items>;
+  using transpose    = transpose_of<exchanged>;
   //! Full tiles load (store) 16-byte vectors when the input (output) qualifies and is aligned at run time.
   static constexpr bool vector_loads  = transposes && vectors_fit<in_element, items>();
   static constexpr bool vector_stores = transposes && vectors_fit<out_element, items>();
@@ -132,7 +149,7 @@ struct transposed_tile {
   using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
   //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
-      transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
+      splits_keyed && transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
   static constexpr std::size_t region_bytes = warp_region_bytes<items>();
   using scan      = block::warp_totals_scan<T, threads>;
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
@@ -156,7 +173,8 @@ struct transposed_tile {
       at += detail::align_up(sizeof(T), 16);
       tile_ids = reinterpret_cast<std::int64_t*>(raw + at);
     }
-    __device__ T* transpose_region() const { return reinterpret_cast<T*>(warp_region); }
+    template <class U = exchanged>
+    __device__ U* transpose_region() const { return reinterpret_cast<U*>(warp_region); }
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
@@ -221,11 +239,19 @@ struct transposed_tile {
   __device__ static T reduce_tiles(const Problem& p, std::int64_t first_tile, std::int64_t count, unsigned char* raw) {
     const smem_view s(raw);
     auto aggregate_of = [&](std::int64_t tile) {
-      T x[items];
-      load_items(p, tile * tile_items, tile_items, s, x);
+      T thread_total;
+      if constexpr (splits_keyed) {
+        split_value v[items];
+        unsigned closes;
+        load_split(p, tile * tile_items, tile_items, s, v, closes);
+        thread_total = reduce([&](int j) { return T::split(v[j], closes, j); }, p.op);
+      } else {
+        T x[items];
+        load_items(p, tile * tile_items, tile_items, s, x);
+        thread_total = reduce([&](int j) { return x[j]; }, p.op);
+      }
       T unused;
-      const T thread_total = reduce([&](int j) { return x[j]; }, p.op);
-      const T aggregate    = scan::exclusive_scan(thread_total, unused, p.op, *s.scan_storage);
+      const T aggregate = scan::exclusive_scan(thread_total, unused, p.op, *s.scan_storage);
       __syncthreads();  // the next tile's block scan reuses its storage
       return aggregate;
     };
@@ -251,11 +277,19 @@ struct transposed_tile {
       store_packed(p, base, rest, s, x);
       return;
     }
-    T x[items];
-    load_items(p, base, rest, s, x);
-    scan_items(
-        p, tile, s, find_prefix, [&](int j) { return x[j]; }, [&](int j, const T& scanned) { x[j] = scanned; });
-    store_items(p, base, rest, s, x);
+    finished y[items];
+    auto put = [&](int j, const T& scanned) { y[j] = p.finish(scanned); };
+    if constexpr (splits_keyed) {
+      split_value v[items];
+      unsigned closes;
+      load_split(p, base, rest, s, v, closes);
+      scan_items(p, tile, s, find_prefix, [&](int j) { return T::split(v[j], closes, j); }, put);
+    } else {
+      T x[items];
+      load_items(p, base, rest, s, x);
+      scan_items(p, tile, s, find_prefix, [&](int j) { return x[j]; }, put);
+    }
+    store_items(p, base, rest, s, y);
   }
 
   //! The tile's items, read by `item(j)` (item j of this thread, blocked), scanned: `put(j, scanned)`
@@ -314,9 +348,6 @@ struct transposed_tile {
 
   //! Loads the `rest` (<= tile_items) items of the tile starting at `base` into `x`, blocked.
   __device__ static void load_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&x)[items]) {
-    if constexpr (keyed_vector_loads) {
-      if (rest == tile_items && load_keyed(p, base, s, x)) return;
-    }
     if constexpr (vector_loads) {
       if (rest == tile_items && detail::aligned_16(p.in)) {  // whole vectors, from the warp's segment
         using vectors = block::vector_transpose<in_element, items>;
@@ -338,6 +369,57 @@ struct transposed_tile {
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
     if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
+  }
+
+  //! load_items for split by-key tiles: the values of the tile's items in `v` (blocked) and their
+  //! flags in `closes` (bit j for item j). Full tiles whose keys and values are 16-byte aligned load
+  //! both as vectors (load_keyed); the rest load item by item (each item its value, key and the next
+  //! key), warp-striped: values exchanged to blocked, flags gathered by ballots. Missing items of a
+  //! partial tile: the tile's first value, no flag.
+  __device__ static void load_split(const Problem& p, std::int64_t base, int rest, const smem_view& s,
+                                    split_value (&v)[items], unsigned& closes) {
+    if constexpr (keyed_vector_loads) {
+      if (rest == tile_items && load_keyed(p, base, s, v, closes)) return;
+    }
+    const int start          = thread_start();
+    const std::int64_t first = base + start;
+    const Problem q          = advanced(p, first);
+    const split_value fill   = rest == tile_items ? split_value{} : load(q, p, first, -start).value;
+    unsigned bits            = 0;  // bit k: this thread's item k (striped or blocked) closes
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (rest == tile_items || start + k * stride < rest) {
+        const T x = load(q, p, first, k * stride);
+        v[k]      = x.value;
+        bits |= static_cast<unsigned>(x.closes()) << k;
+      } else {
+        v[k] = fill;
+      }
+    }
+    if constexpr (transposes) {
+      transpose::striped_to_blocked(v, s.transpose_region());
+      closes = blocked_flags(bits);
+    } else {
+      closes = bits;
+    }
+  }
+
+  //! A warp's flags from the striped arrangement (bit k of lane l: item k * 32 + l of the warp's
+  //! segment) to the blocked one (bit j of lane l: item l * items + j): ballot k is the segment's
+  //! word k; lane k keeps it, and each lane takes the one or two words its items span.
+  __device__ static unsigned blocked_flags(unsigned striped) {
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    unsigned word  = 0;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const unsigned b = __ballot_sync(0xffffffffu, ((striped >> k) & 1u) != 0);
+      if (lane == k) word = b;
+    }
+    const int bit0    = lane * items;
+    const unsigned lo = __shfl_sync(0xffffffffu, word, bit0 / 32);
+    const unsigned hi = __shfl_sync(0xffffffffu, word, (bit0 / 32 + 1) % 32);
+    const unsigned in = __funnelshift_r(lo, hi, static_cast<unsigned>(bit0 % 32));
+    return items == 32 ? in : in & ((1u << items) - 1u);
   }
 
   //! The tile's items, packed (packs_items): 16-byte vectors when the input is 16-byte aligned (a
@@ -455,7 +537,8 @@ struct transposed_tile {
   //! A full by-key tile from 16-byte vectors of keys and of values, when both are 16-byte aligned
   //! (else false, nothing loaded). Every load is issued before the first exchange. The key after a
   //! lane's last item is the next lane's first; after the warp's last, lane 31 reads it from memory.
-  __device__ static bool load_keyed(const Problem& p, std::int64_t base, const smem_view& s, T (&x)[items]) {
+  __device__ static bool load_keyed(const Problem& p, std::int64_t base, const smem_view& s, split_value (&x)[items],
+                                    unsigned& closes) {
     using key_vectors   = block::vector_transpose<key_element, items>;
     using value_vectors = block::vector_transpose<value_element, items>;
     const auto item          = keyed_in::item(p.in);
@@ -475,18 +558,19 @@ struct transposed_tile {
     key_vectors::striped_to_blocked(kv, k, s.vector_region());
     value_vectors::striped_to_blocked(vv, v, s.vector_region());
     const key_element next_first = __shfl_down_sync(0xffffffffu, k[0], 1);
-    item.form(first + lane * items, k, v, lane == 31 ? after_key : next_first, x);
+    item.form(first + lane * items, k, v, lane == 31 ? after_key : next_first, x, closes);
     return true;
   }
 
-  //! Stores the first `rest` of the tile's scanned items `y` (blocked), each through `finish`.
-  __device__ static void store_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&y)[items]) {
+  //! Stores the first `rest` of the tile's finished items `y` (blocked).
+  __device__ static void store_items(const Problem& p, std::int64_t base, int rest, const smem_view& s,
+                                     finished (&y)[items]) {
     if constexpr (vector_stores) {
       if (rest == tile_items && detail::aligned_16(p.out)) {
         using vectors = block::vector_transpose<out_element, items>;
         out_element w[items];
 #pragma unroll
-        for (int j = 0; j < items; ++j) w[j] = static_cast<out_element>(p.finish(y[j]));
+        for (int j = 0; j < items; ++j) w[j] = static_cast<out_element>(y[j]);
         typename vectors::vector v[vectors::lane_vectors];
         vectors::blocked_to_striped(w, v, s.vector_region());
         store_vectors(p.out + warp_first(base), v);
@@ -494,7 +578,7 @@ struct transposed_tile {
       }
     }
     // In the striped order when transposing (coalesced), else blocked.
-    if constexpr (transposes) transpose::blocked_to_striped(y, s.transpose_region());
+    if constexpr (transposes) transpose_of<finished>::blocked_to_striped(y, s.template transpose_region<finished>());
     const int start          = thread_start();
     const std::int64_t first = base + start;
     const Problem q          = advanced(p, first);
@@ -575,11 +659,11 @@ struct transposed_tile {
   }
 
   __device__ __forceinline__ static void store(const Problem& q, const Problem& p, std::int64_t first, int off,
-                                               const T& scanned) {
+                                               const finished& y) {
     if constexpr (Tuning::narrow_index_arithmetic) {
-      q.store(off, scanned);
+      q.put(off, y);
     } else {
-      p.store(first + off, scanned);
+      p.put(first + off, y);
     }
   }
 
