@@ -116,13 +116,12 @@ inline auto probe_8byte_policies() {
 //! The probe's list for by-key items: native beside other shapes of its keyed rows (native_keyed).
 inline auto probe_keyed_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_keyed<256, 8, 4>, false>>{"archscan::native_k_256x8m4_nosync", {}},
-                         named_policy<policy<native_keyed<256, 12, 3>, false>>{"archscan::native_k_256x12m3_nosync", {}},
-                         named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 3>, false>>{"archscan::native_k_256x16m3_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 4>, false>>{"archscan::native_k_256x16m4_nosync", {}},
+                         named_policy<policy<native_keyed<256, 20, 2>, false>>{"archscan::native_k_256x20m2_nosync", {}},
                          named_policy<policy<native_keyed<256, 24, 2>, false>>{"archscan::native_k_256x24m2_nosync", {}},
-                         named_policy<policy<native_keyed<256, 32, 2>, false>>{"archscan::native_k_256x32m2_nosync", {}});
+                         named_policy<policy<native_keyed<256, 24, 3>, false>>{"archscan::native_k_256x24m3_nosync", {}},
+                         named_policy<policy<native_keyed<256, 28, 2>, false>>{"archscan::native_k_256x28m2_nosync", {}});
 }
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {

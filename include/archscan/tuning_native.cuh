@@ -97,18 +97,26 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
     };
-    struct row_4 {  // H100, by-key int32 exclusive sum, 2^30: 0.83x CUB (0.72x at 64 registers; float 0.81x, 0.70x)
+    struct row_4 {  // H100, by-key int32 exclusive sum, 2^24: 102 us (0.91x CUB; 256x16 at 3 blocks 106 us)
       static constexpr int block_threads          = 256;
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
-      static constexpr int min_blocks_per_sm      = 3;
+      static constexpr int min_blocks_per_sm      = 4;
+      // H100, by-key int32 2^30: 5074 us (0.93x CUB; 256x16 at 4 blocks 0.89x), at 2 blocks per SM.
+      static constexpr int large_items_per_thread    = 24;
+      static constexpr int large_min_blocks_per_sm   = 3;
+      static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
     };
-    using row_2 = row_4;  // H100, by-key int16, 2^30: 0.84x CUB (0.81x at 64 registers)
-    struct row_8 {  // H100, by-key double, 2^30: 1570 GB/s (0.54x CUB; 256x8 min 3: 0.50x, 128x12 min 4: 0.52x)
+    using row_2 = row_4;  // H100, by-key int16, 2^30: 0.84x CUB (0.81x at 64 registers), before row_4's large tiles
+    struct row_8 {  // H100, by-key double, 2^24: 159 us (0.83x CUB; 256x12 at 2 blocks 189 us)
       static constexpr int block_threads          = 256;
-      static constexpr int items_per_thread       = 12;  // 16-byte vectors of 8-byte values, 4-byte keys
-      static constexpr int small_items_per_thread = 12;
-      static constexpr int min_blocks_per_sm      = 2;
+      static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
+      static constexpr int small_items_per_thread = 4;   // 2^16: 11.4 us (1.00x CUB), 12 items 14.4 us
+      static constexpr int min_blocks_per_sm      = 3;
+      // H100, by-key double 2^30: 8345 us (0.88x CUB; 256x16 at 3 blocks 0.83x)
+      static constexpr int large_items_per_thread    = 24;
+      static constexpr int large_min_blocks_per_sm   = 2;
+      static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
     };
     using row_16    = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20); 9..12-byte
                                                  // values took row_16 before (row_bytes 16): not measured

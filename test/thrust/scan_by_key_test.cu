@@ -65,12 +65,13 @@ class ScanByKeyTest : public ::testing::Test {};
 TYPED_TEST_SUITE(ScanByKeyTest, scan_cases, case_names);
 
 template <class C, class Pred>
-void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kinds) {
+void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kinds,
+                const std::vector<std::int64_t>& sizes = short_sizes()) {
   using T  = typename C::value;
   using Op = typename C::op;
   const typename C::policy policy{};
   for (const keys_kind kind : kinds) {
-    for (const std::int64_t n : short_sizes()) {
+    for (const std::int64_t n : sizes) {
       const auto hkeys = make_keys(n, kind, static_cast<std::uint64_t>(n) * 3 + static_cast<int>(kind));
       const auto items = random_values<T>(n, static_cast<std::uint64_t>(n) + 5);
       const T init     = random_values<T>(1, static_cast<std::uint64_t>(n) + 77)[0];
@@ -111,6 +112,27 @@ void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kind
 }
 
 constexpr auto all_kinds = {keys_kind::random_runs, keys_kind::all_equal, keys_kind::all_distinct};
+
+//! native's by-key rows take large tiles from their large_from_items up (tuning.cuh), beyond
+//! short_sizes(): just below, at and above the threshold, whole tiles only, and a partial last tile.
+template <class Value>
+void run_around_large_tiles() {
+  using row   = archscan::row_for_accum<archscan::native_tuning, archscan::detail::keyed<Value>>;
+  using large = archscan::detail::large_tiles<row>;
+  static_assert(large::present, "native's by-key row has large tiles");
+  const std::int64_t tile = row::block_threads * large::items_per_thread;
+  const std::vector<std::int64_t> sizes = {large::from_items - 1, large::from_items, large::from_items + 1,
+                                           (large::from_items + tile - 1) / tile * tile, large::from_items + 3 * tile + 5};
+  using C = scan_case<archscan::policy<archscan::native_tuning>, Value, thrust::plus<>>;
+  run_by_key<C>(false, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
+  run_by_key<C>(true, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
+}
+
+TEST(NativeLargeTilesByKey, AroundTheirThreshold) {
+  ARCHSCAN_REQUIRE_GPU();
+  run_around_large_tiles<int>();
+  run_around_large_tiles<double>();
+}
 
 TYPED_TEST(ScanByKeyTest, Inclusive) {
   ARCHSCAN_REQUIRE_GPU();
