@@ -51,12 +51,16 @@ struct native_tuning {
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
   };
-  struct row_16 {  // H100, 16-byte non-commutative struct product, 2^30: 2190 GB/s (0.73 of copy, 2.23x CUB)
-    // 256x16 at 2 blocks per SM: 0.77 of copy at 2^30, but 1.46x CUB at 2^20 where this row is 1.96x.
+  struct row_16 {  // H100, 16-byte non-commutative struct product, 2^20: 24.0 us (1.89x CUB; 128x31 27.2 us)
     static constexpr int block_threads          = 128;
     static constexpr int items_per_thread       = 16;  // one 16-byte vector an item
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 4;
+    // H100, the same product, 2^30: 14.8 ms (0.764 of copy, 2.37x CUB; these tiles 0.72 of copy),
+    // 2^22 75.0 us against 81.6. 31 items: 32 would be fitted to 31 by 64 KiB of shared memory.
+    static constexpr int large_items_per_thread    = 31;
+    static constexpr int large_min_blocks_per_sm   = 2;
+    static constexpr std::int64_t large_from_items = std::int64_t{1} << 22;
   };
   struct row_large {  // H100, by-key mat2x2 (keyed<mat2x2>), 2^30: 1357 GB/s (1.21x CUB; 128x3: 0.21x)
     static constexpr int block_threads          = 256;
@@ -86,10 +90,11 @@ struct native_tuning {
   };
 
   //! Rows for by-key items, by the size of their value (tuning.cuh); a tuning derived from this one
-  //! that redefines a plain row redefines these too where by-key items should follow. A by-key item
-  //! of a value of up to 4 bytes takes two registers, and at 64 registers a thread keyed<int> tiles
-  //! spill (120 bytes): int16, int32 and float values get 80 (3 blocks per SM), int8 values (16 bytes
-  //! of spills) keep 64.
+  //! that redefines a plain row redefines these too where by-key items should follow. Tiles hold
+  //! by-key items as values and a word of flags (tile/transposed_tile.cuh): keyed<int> 256x16 takes
+  //! 62 registers and 256x28 80; keyed<double> 256x16 80 with 20 bytes of spills (measured faster
+  //! than 4 blocks' 64), 256x28 128 without. Large tiles from 2^25
+  //! (2^26 for 8-byte values) as for row_8: measured in one run (perf/NOTES.md, session 15).
   struct keyed_rows {
     struct row_1 {  // H100, by-key int8 exclusive sum, 2^30: 1.05x CUB (0.90x at 80 registers)
       static constexpr int block_threads          = 256;
@@ -97,26 +102,37 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
     };
-    struct row_4 {  // H100, by-key int32 exclusive sum, 2^24: 102 us (0.91x CUB; 256x16 at 3 blocks 106 us)
+    struct row_4 {  // H100, by-key int32 exclusive sum, 2^22: 0.95-0.97x CUB (256x16 at 3 blocks 0.89x)
       static constexpr int block_threads          = 256;
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
-      // H100, by-key int32 2^30: 5074 us (0.93x CUB; 256x16 at 4 blocks 0.89x), at 2 blocks per SM.
-      static constexpr int large_items_per_thread    = 24;
-      static constexpr int large_min_blocks_per_sm   = 3;
+      // H100, by-key int32 2^28: 0.965x CUB (float 0.958x; 24 items 0.92x, these tiles 0.89x); at
+      // 2^24 0.87x against these tiles' 0.92x.
+      static constexpr int large_items_per_thread    = 28;
+      static constexpr int large_min_blocks_per_sm   = 2;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
     };
-    using row_2 = row_4;  // H100, by-key int16, 2^30: 0.84x CUB (0.81x at 64 registers), before row_4's large tiles
-    struct row_8 {  // H100, by-key double, 2^24: 159 us (0.83x CUB; 256x12 at 2 blocks 189 us)
-      static constexpr int block_threads          = 256;
-      static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
-      static constexpr int small_items_per_thread = 4;   // 2^16: 11.4 us (1.00x CUB), 12 items 14.4 us
-      static constexpr int min_blocks_per_sm      = 3;
-      // H100, by-key double 2^30: 8345 us (0.88x CUB; 256x16 at 3 blocks 0.83x)
+    struct row_2 {  // int16: row_4's tiles, large ones of 24 items (28 two-byte values split into
+                    // no whole vectors). Not measured since the split items.
+      static constexpr int block_threads             = 256;
+      static constexpr int items_per_thread          = 16;
+      static constexpr int small_items_per_thread    = 4;
+      static constexpr int min_blocks_per_sm         = 4;
       static constexpr int large_items_per_thread    = 24;
       static constexpr int large_min_blocks_per_sm   = 2;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
+    };
+    struct row_8 {  // H100, by-key double, 2^24: 0.81x CUB (256x16 at 4 blocks 0.73x, 256x28 0.76x)
+      static constexpr int block_threads          = 256;
+      static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
+      static constexpr int small_items_per_thread = 4;   // 2^16: 1.00x CUB (12 items: 0.79x)
+      static constexpr int min_blocks_per_sm      = 3;
+      // H100, by-key double 2^28: 0.92x CUB (int64 0.90x; 24 items 0.90x, these tiles 0.86x); at 2^25
+      // 0.81x against these tiles' 0.83x.
+      static constexpr int large_items_per_thread    = 28;
+      static constexpr int large_min_blocks_per_sm   = 2;
+      static constexpr std::int64_t large_from_items = std::int64_t{1} << 26;
     };
     using row_16    = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20); 9..12-byte
                                                  // values took row_16 before (row_bytes 16): not measured

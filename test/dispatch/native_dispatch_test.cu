@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cuda/std/functional>
+
+#include <archscan/detail/keyed.cuh>
 #include <archscan/dispatch/native_dispatch.cuh>
 
 namespace {
@@ -106,6 +109,16 @@ struct wide_item {  // 16 bytes, made from a double
   double value, pad;
   __host__ __device__ wide_item(double v = 0) : value(v), pad(0) {}
 };
+struct wide_sum {
+  __host__ __device__ wide_item operator()(const wide_item& a, const wide_item& b) const { return a.value + b.value; }
+};
+//! An exclusive sum by int keys of `V` values, as the Thrust overloads form it (plan types only).
+template <class V>
+using keyed_problem = archscan::detail::scan_problem<
+    decltype(archscan::detail::make_keyed_input<V>(static_cast<const int*>(nullptr), static_cast<const V*>(nullptr),
+                                                   ::cuda::std::equal_to<>{}, 0)),
+    V*, archscan::detail::keyed<V>, archscan::detail::segmented_op<archscan::detail::callable<::cuda::std::plus<>>>,
+    archscan::detail::keyed_exclusive_finish<V, ::cuda::std::plus<>>, archscan::detail::scan_kind::exclusive, true>;
 template <class Out>
 using double_problem = archscan::detail::scan_problem<const double*, Out*, double, archscan::detail::identity_finish,
                                                       archscan::detail::identity_finish,
@@ -137,6 +150,18 @@ TEST(NativePlan, LargeTilesByNAlone) {
   // Output items wider than the row's fit both tiles to the same size: no large tiles for that
   // problem type (and no error).
   static_assert(!native::has_large_tiles<native_tuning, no_hooks, double_problem<wide_item>>);
+  // row_16's large tiles: 128x31 (16-byte items), against 128x16.
+  using wides = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
+                                               archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
+                                               false>;
+  static_assert(native::large_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 31);
+  static_assert(native::full_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 16);
+  // by-key rows: 256x28 large tiles of int and double values, against 256x16 (split items: the
+  // exchanges hold values, not whole by-key items, so nothing is fitted down).
+  static_assert(native::large_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 256 * 28);
+  static_assert(native::full_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 256 * 16);
+  static_assert(native::large_tile<native_tuning, no_hooks, keyed_problem<double>>::tile_items == 256 * 28);
+  static_assert(native::full_tile<native_tuning, no_hooks, keyed_problem<double>>::tile_items == 256 * 16);
   SUCCEED();
 }
 

@@ -67,21 +67,27 @@ TYPED_TEST(ScanTest, ExclusiveScan) {
 }
 
 //! native's large tiles (a row's third tile, taken from its large_from_items up: tuning.cuh) lie
-//! beyond test_sizes(): eight-byte items just below, at and above the threshold, and with a partial
-//! last tile, in every form.
+//! beyond test_sizes(): just below, at and above the threshold, whole tiles only, and a partial last
+//! tile, in every form.
+template <class Row>
+std::vector<std::int64_t> sizes_around_large_tiles() {
+  using large = archscan::detail::large_tiles<Row>;
+  static_assert(large::present, "the row has large tiles");
+  const std::int64_t tile = Row::block_threads * large::items_per_thread;
+  return {large::from_items - 1, large::from_items, large::from_items + 1,
+          (large::from_items + tile - 1) / tile * tile,  // whole tiles only
+          large::from_items + 3 * tile + 5};
+}
+
 TEST(NativeLargeTiles, AroundTheirThreshold) {
   ARCHSCAN_REQUIRE_GPU();
-  using row   = archscan::native_tuning::row_8;
-  using large = archscan::detail::large_tiles<row>;
-  static_assert(large::present, "native's row_8 has large tiles");
-  const std::int64_t tile = row::block_threads * large::items_per_thread;
-  const std::vector<std::int64_t> sizes = {large::from_items - 1, large::from_items, large::from_items + 1,
-                                           (large::from_items + tile - 1) / tile * tile,  // whole tiles only
-                                           large::from_items + 3 * tile + 5};
-  using policy = archscan::policy<archscan::native_tuning>;
+  using policy       = archscan::policy<archscan::native_tuning>;
+  const auto eight   = sizes_around_large_tiles<archscan::native_tuning::row_8>();
+  const auto sixteen = sizes_around_large_tiles<archscan::native_tuning::row_16>();
   for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
-    run_form<scan_case<policy, std::int64_t, thrust::plus<>>>(f, sizes);
-    run_form<scan_case<policy, double, thrust::plus<>>>(f, sizes);
+    run_form<scan_case<policy, std::int64_t, thrust::plus<>>>(f, eight);
+    run_form<scan_case<policy, double, thrust::plus<>>>(f, eight);
+    run_form<scan_case<policy, mat2, mat2_mul>>(f, sixteen);  // 16 bytes, not commutative
   }
 }
 
