@@ -46,7 +46,8 @@ enum class load_kind {
 
 //! How a tile publishes its state (aggregate or inclusive prefix) to the tiles after it.
 enum class tile_status_kind {
-  packed_word,      //!< status and value in one word, one access (accumulators <= 8 bytes; others use flags)
+  packed_word,      //!< status and value in one word, one access (accumulators <= 8 bytes, by-key items of
+                    //!< values <= 8 bytes; others use flags)
   flag_and_values,  //!< a 32-bit status released after the value is written (any accumulator)
 };
 

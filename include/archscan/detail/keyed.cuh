@@ -19,8 +19,9 @@
 
 namespace archscan::detail {
 
-//! A run of items [l, r] of a by-key scan. Its two flags share one byte, so that an item of a
-//! value of at most four bytes takes two registers in a tile, not three (a register per flag).
+//! A run of items [l, r] of a by-key scan. Its two flags share one byte, so that an item of a value
+//! of at most four bytes takes two registers, not three (a register per flag), where items are held
+//! whole: look-backs, block scans. Tiles hold theirs split (`split`, tile/transposed_tile.cuh).
 template <class V>
 struct keyed {
   //! A segment starts inside the run, after its first item: `value` owes nothing to l - 1.

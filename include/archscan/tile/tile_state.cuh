@@ -8,11 +8,13 @@
 //! terminate: a tile only waits for tiles owned by blocks that are running or done.
 //!
 //! Publication: no reader can see a status without its value.
-//!  - packed (accumulators of at most 8 bytes, trivially copyable): status and value share one word,
-//!    written and read by single relaxed accesses: the word is the whole message. Values of at most 4
-//!    bytes use a 64-bit word and 64-bit atomics; values of 5 to 8 bytes a 16-byte aligned word accessed
-//!    by one `ld/st.relaxed.gpu.v2.u64`. By-key items of 5- to 8-byte values (16 bytes with their
-//!    flags) take that word too: the flags beside the status, the value in the other half. Aligned 16-byte accesses of a thread are single transactions
+//!  - packed (accumulators of at most 8 bytes, and by-key items of values of at most 8 bytes, all
+//!    trivially copyable): status and value share one word, written and read by single relaxed
+//!    accesses: the word is the whole message. Values of at most 4 bytes use a 64-bit word and 64-bit
+//!    atomics; values of 5 to 8 bytes a 16-byte aligned word accessed by one
+//!    `ld/st.relaxed.gpu.v2.u64`. By-key items wider than 8 bytes (a value of 5 to 8 bytes and the
+//!    flags' byte, padded) take that word too: the flags beside the status, the value in the other
+//!    half. Aligned 16-byte accesses of a thread are single transactions
 //!    in the memory system of every sm_70+ GPU (the property CUB relies on for its 8-byte tile states);
 //!    the PTX memory model does not promise it for vectors, so 4-byte values keep a true atomic.
 //!  - split (any accumulator): separate aggregate and inclusive slots per tile (never rewritten once
@@ -54,7 +56,8 @@ inline constexpr bool fits_status_word = sizeof(T) <= 8 && std::is_trivially_cop
 template <class V>
 inline constexpr bool fits_status_word<detail::keyed<V>> = sizeof(V) <= 8 && std::is_trivially_copyable_v<V>;
 
-//! One tile's status and value in a single word (`Keyed`: a by-key item wider than 8 bytes).
+//! One tile's status and value in a single word. `Keyed`: wider than 8 bytes, which among the types
+//! that fit a status word only by-key items are (their flags then travel beside the status).
 template <class T, bool Wide = (sizeof(T) > 4), bool Keyed = (sizeof(T) > 8)>
 struct status_word;
 

@@ -13,9 +13,9 @@
 //! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
 //! plus one state per tile.
 //!
-//! Partial tiles pad their missing items with a copy of the tile's first item (no identity is needed):
-//! padding sits after every real item, so it reaches no real output, only the last tile's aggregate,
-//! which no tile reads.
+//! Partial tiles pad their missing items with a copy of the tile's first item (by-key tiles: its
+//! value, with no flag; no identity is needed): padding sits after every real item, so it reaches no
+//! real output, only the last tile's aggregate, which no tile reads.
 //!
 //! Small problems whose tiles are all resident at once take their prefixes from one grid-wide barrier
 //! instead (wave.cuh; the dispatch chooses, and launches that kernel cooperatively).
