@@ -113,15 +113,9 @@ struct native_tuning {
       static constexpr int large_min_blocks_per_sm   = 2;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
     };
-    struct row_2 {  // int16: row_4's tiles, large ones of 24 items (28 two-byte values split into
-                    // no whole vectors). Not measured since the split items.
-      static constexpr int block_threads             = 256;
-      static constexpr int items_per_thread          = 16;
-      static constexpr int small_items_per_thread    = 4;
-      static constexpr int min_blocks_per_sm         = 4;
-      static constexpr int large_items_per_thread    = 24;
-      static constexpr int large_min_blocks_per_sm   = 2;
-      static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
+    struct row_2 : row_4 {  // int16: row_4's tiles, large ones of 24 items (28 two-byte values split
+                            // into no whole vectors). Not measured since the split items.
+      static constexpr int large_items_per_thread = 24;
     };
     struct row_8 {  // H100, by-key double, 2^24: 0.81x CUB (256x16 at 4 blocks 0.73x, 256x28 0.76x)
       static constexpr int block_threads          = 256;
