@@ -19,7 +19,7 @@
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
 #               native's (walk and tree) and CUB's by-key int32 and double sums at 2^26 (perf/profile.cu):
-#               speed of light, warp states, occupancy                                      ~1 min
+#               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
 # A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
@@ -98,11 +98,13 @@ for part in ${parts//,/ }; do
       # Configure only, when no build is here: the one target below is a fraction of the whole build.
       [ -f build/gpu/build.ninja ] || cmake --preset gpu -B build/gpu > "$out/profile-configure.txt" 2>&1
       cmake --build build/gpu --target archscan-profile > "$out/profile-build.txt" 2>&1 || tail -n 20 "$out/profile-build.txt"
-      ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' \
-        --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
-        --section SchedulerStats --section MemoryWorkloadAnalysis \
-        build/gpu/perf/archscan-profile 26 > "$out/ncu.txt" 2>&1
-      echo "ncu rc=$?" >> "$out/ncu.txt"
+      for lg in ${ARCHSCAN_PROFILE_LOGS:-26}; do  # log2 of the sizes, e.g. ARCHSCAN_PROFILE_LOGS="22 26"
+        ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' \
+          --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
+          --section SchedulerStats --section MemoryWorkloadAnalysis \
+          build/gpu/perf/archscan-profile "$lg" > "$out/ncu_$lg.txt" 2>&1
+        echo "ncu rc=$?" >> "$out/ncu_$lg.txt"
+      done
       ;;
     cccl-ab)
       perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1
