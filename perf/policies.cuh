@@ -113,15 +113,25 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
-//! The probe's list for by-key items: native beside other shapes of its keyed rows (native_keyed).
+//! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
+//! backoff_max_ns): what the segmented walk's waiting costs by key.
+template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>
+struct native_waits : native_tuning {
+  static constexpr unsigned lookback_delay_ns = DelayNs;
+  static constexpr unsigned backoff_min_ns    = BackoffMinNs;
+  static constexpr unsigned backoff_max_ns    = BackoffMaxNs;
+};
+
+//! The probe's list for by-key items: native beside the tree walk (what the order costs), other
+//! waits, and shapes of its keyed rows (native_keyed) with more warps a SM.
 inline auto probe_keyed_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_keyed<256, 16, 3>, false>>{"archscan::native_k_256x16m3_nosync", {}},
-                         named_policy<policy<native_keyed<256, 16, 4>, false>>{"archscan::native_k_256x16m4_nosync", {}},
-                         named_policy<policy<native_keyed<256, 20, 2>, false>>{"archscan::native_k_256x20m2_nosync", {}},
-                         named_policy<policy<native_keyed<256, 24, 2>, false>>{"archscan::native_k_256x24m2_nosync", {}},
-                         named_policy<policy<native_keyed<256, 24, 3>, false>>{"archscan::native_k_256x24m3_nosync", {}},
-                         named_policy<policy<native_keyed<256, 28, 2>, false>>{"archscan::native_k_256x28m2_nosync", {}});
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_waits<0, 200, 512>, false>>{"archscan::native_kd0_nosync", {}},
+                         named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
+                         named_policy<policy<native_waits<1500, 64, 128>, false>>{"archscan::native_kb64_nosync", {}},
+                         named_policy<policy<native_keyed<224, 16, 4>, false>>{"archscan::native_k_224x16m4_nosync", {}},
+                         named_policy<policy<native_keyed<128, 28, 4>, false>>{"archscan::native_k_128x28m4_nosync", {}});
 }
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
