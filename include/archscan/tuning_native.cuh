@@ -110,7 +110,7 @@ struct native_tuning {
       // H100, by-key int32 2^28: 0.965x CUB (float 0.958x; 24 items 0.92x, these tiles 0.89x); at
       // 2^24 0.87x against these tiles' 0.92x.
       static constexpr int large_items_per_thread    = 28;
-      static constexpr int large_min_blocks_per_sm   = 2;
+      static constexpr int large_min_blocks_per_sm   = 3;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
     };
     struct row_2 : row_4 {  // int16: row_4's tiles, large ones of 24 items (28 two-byte values split

@@ -176,27 +176,27 @@ struct segment_lookback {
     }
   }
 
-  //! The same prefix from `d_aggregates` (every tile's aggregate, all stored: a wave after its grid
-  //! barrier), bit for bit. Lane l folds segment l of each 32 (its aggregates in order), then the
-  //! segments are combined onto the seed in order.
-  template <class Op>
-  __device__ static detail::maybe<T> exclusive_prefix(const T* d_aggregates, std::int64_t tile,
-                                                      const detail::maybe<T>& seed, Op op) {
+  //! The same prefix from every tile's aggregate, all stored (a wave after its grid barrier), bit for
+  //! bit: `aggregate(i)` returns tile i's (from global memory, or a copy staged in shared memory).
+  //! Lane l folds segment l of each 32 (its aggregates in order), then the segments are combined
+  //! onto the seed in order.
+  template <class Aggregate, class Op>
+  __device__ static detail::maybe<T> exclusive_prefix_of(Aggregate aggregate, std::int64_t tile,
+                                                         const detail::maybe<T>& seed, Op op) {
     using detail::maybe;
     const int lane       = warp::lane_id();
     const std::int64_t s = tile / segment;
     const int j          = static_cast<int>(tile % segment);
-    const T mine         = lane < j ? d_aggregates[s * segment + lane] : T{};
+    const T mine         = lane < j ? aggregate(s * segment + lane) : T{};
     const maybe<T> own   = fold_lanes(mine, j, op);
     maybe<T> base        = seed;
     for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
       const std::int64_t k = k0 + lane;
       T r{};
       if (k < s) {
-        const T* a = d_aggregates + k * segment;
-        r          = a[0];
+        r = aggregate(k * segment);
 #pragma unroll(unrolled ? 8 : 1)
-        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, a[i]));
+        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, aggregate(k * segment + i)));
       }
       base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
     }

@@ -175,8 +175,18 @@ struct transposed_tile {
     }
     template <class U = exchanged>
     __device__ U* transpose_region() const { return reinterpret_cast<U*>(warp_region); }
+    //! Every warp's exchange region, as one array (warp 0's first).
+    template <class U>
+    __device__ U* regions() const { return reinterpret_cast<U*>(warp_region - (threadIdx.x / 32) * region_bytes); }
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
+
+  //! A wave's ordered fold (wave_prefix) stages the aggregates before a tile in the exchange regions
+  //! when they fit: aggregate i in slot i + i / 32, so that lane l reading item i of segment l meets
+  //! a bank of its own. 0 without exchange regions.
+  static constexpr std::int64_t staged_aggregates =
+      transposes ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) * 32 / 33 : 0;
+  __device__ static std::int64_t staged_slot(std::int64_t i) { return i + i / 32; }
 
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
   __device__ static void scan_single(const Problem& p, unsigned char* raw) {
@@ -381,19 +391,23 @@ struct transposed_tile {
     if constexpr (keyed_vector_loads) {
       if (rest == tile_items && load_keyed(p, base, s, v, closes)) return;
     }
-    const int start          = thread_start();
-    const std::int64_t first = base + start;
-    const Problem q          = advanced(p, first);
-    const split_value fill   = rest == tile_items ? split_value{} : load(q, p, first, -start).value;
-    unsigned bits            = 0;  // bit k: this thread's item k (striped or blocked) closes
+    unsigned bits = 0;  // bit k: this thread's item k (striped or blocked) closes
+    if constexpr (!std::is_void_v<typename keyed_in::key_iterator>) {
+      bits = load_keys_apart(p, base, rest, v);
+    } else {
+      const int start          = thread_start();
+      const std::int64_t first = base + start;
+      const Problem q          = advanced(p, first);
+      const split_value fill   = rest == tile_items ? split_value{} : load(q, p, first, -start).value;
 #pragma unroll
-    for (int k = 0; k < items; ++k) {
-      if (rest == tile_items || start + k * stride < rest) {
-        const T x = load(q, p, first, k * stride);
-        v[k]      = x.value;
-        bits |= static_cast<unsigned>(x.closes()) << k;
-      } else {
-        v[k] = fill;
+      for (int k = 0; k < items; ++k) {
+        if (rest == tile_items || start + k * stride < rest) {
+          const T x = load(q, p, first, k * stride);
+          v[k]      = x.value;
+          bits |= static_cast<unsigned>(x.closes()) << k;
+        } else {
+          v[k] = fill;
+        }
       }
     }
     if constexpr (transposes) {
@@ -402,6 +416,30 @@ struct transposed_tile {
     } else {
       closes = bits;
     }
+  }
+
+  //! The item-by-item loads of a by-key input (keyed_in): this thread's values in `v`, and the flags
+  //! (bit k: item k closes its segment) as keyed_item forms them. No branches: a missing item of a
+  //! partial tile reads the tile's first item (its value is the fill), and a last item compares its
+  //! key with itself, so the compiler may issue later items' loads before earlier items' compares.
+  //! Formed item by item behind branches, each item's compare waited out a memory round trip before
+  //! the next item's loads: a partial by-key tile took longer than the rest of a small scan.
+  __device__ static unsigned load_keys_apart(const Problem& p, std::int64_t base, int rest, split_value (&v)[items]) {
+    const auto item       = keyed_in::item(p.in);
+    const int start       = thread_start();
+    const std::int64_t i0 = keyed_in::index(p.in) + base;  // the tile's first item
+    unsigned bits         = 0;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const bool real      = rest == tile_items || start + k * stride < rest;
+      const std::int64_t i = real ? i0 + start + k * stride : i0;
+      const bool has_next  = i + 1 < item.n;
+      const auto key       = item.keys[i];
+      const auto next      = item.keys[has_next ? i + 1 : i];
+      v[k]                 = static_cast<split_value>(item.values[i]);
+      bits |= static_cast<unsigned>(real && has_next && !item.pred(key, next)) << k;
+    }
+    return bits;
   }
 
   //! A warp's flags from the striped arrangement (bit k of lane l: item k * 32 + l of the warp's
@@ -636,15 +674,30 @@ struct transposed_tile {
       d_aggregates[tile] = aggregate;
     }
     wave<T>::barrier();
-    if (tile > 0 && threadIdx.x < 32) {
-      if constexpr (Ordered) {
-        const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix(
-            static_cast<const T*>(d_aggregates), tile, p.seed_maybe(), p.op);
+    if constexpr (Ordered) {
+      using walk = segment_lookback<T, Tuning>;
+      if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
+        // The block copies the aggregates before its tile into its exchange regions (free from the
+        // loads' last exchange to the stores' first, behind the block scan's barriers), one load a
+        // thread or a few, all in flight at once; warp 0 then folds them from there. Folded from
+        // global memory, each lane's 31 loads of its segment took several round trips in a row.
+        T* staged = s.template regions<T>();
+        for (std::int64_t i = threadIdx.x; i < tile; i += threads) staged[staged_slot(i)] = d_aggregates[i];
+        __syncthreads();
+        if (threadIdx.x < 32) {
+          const detail::maybe<T> prefix =
+              walk::exclusive_prefix_of([&](std::int64_t i) { return staged[staged_slot(i)]; }, tile, p.seed_maybe(), p.op);
+          if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
+        }
+      } else if (tile > 0 && threadIdx.x < 32) {
+        const T* a                    = d_aggregates;
+        const detail::maybe<T> prefix = walk::exclusive_prefix_of([&](std::int64_t i) { return a[i]; }, tile,
+                                                                  p.seed_maybe(), p.op);
         if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
-      } else {
-        const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
-        if (threadIdx.x == 0) *s.tile_prefix = p.seeded(prefix);
       }
+    } else if (tile > 0 && threadIdx.x < 32) {
+      const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
+      if (threadIdx.x == 0) *s.tile_prefix = p.seeded(prefix);
     }
     __syncthreads();
   }
