@@ -8,7 +8,8 @@
 //  - native, across GPUs: the same bits whatever the number of blocks resident at once (forced to
 //    several values by a test hook), as a stand-in for GPUs of other sizes;
 //  - native, whatever path a tile's items take: 16-byte vectors (one- and two-byte items packed in
-//    registers), the same tiles off 16-byte alignment, or a tuning without vectors.
+//    registers), the same tiles off 16-byte alignment, or a tuning without vectors; by key as well,
+//    where keys and values load as vectors or item by item, in a wave or over the look-back.
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
@@ -25,6 +26,7 @@
 
 #include <archscan/archscan.cuh>
 
+#include "support/by_key.cuh"
 #include "support/cases.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
@@ -362,6 +364,61 @@ TEST(NativeDeterminism, VectorsPackedOrNotGiveTheSameBitsAsItemByItem) {
     expect_same_bits_on_every_path(i16, affine_mix{}, std::int16_t{7}, false);
     expect_same_bits_on_every_path(i16, ::cuda::std::plus<std::int16_t>{}, std::int16_t{7}, true);
     expect_same_bits_on_every_path(random_values<mat2>(n, 64), mat2_mul{}, mat2{1, 2, 0, 1}, true);
+  }
+}
+
+//! By-key scans of `values` (inclusive, and exclusive seeded with `init`) under `op` with native on
+//! every path a by-key tile takes: keys and values as 16-byte vectors; item by item, with the keys
+//! or the values off 16-byte alignment, or with a tuning without vectors; and over the look-back
+//! instead of a wave. The same bits from each. `exact`: `op` is associative, so the host's left fold
+//! per segment gives those bits too.
+template <class V, class Op>
+void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool exact) {
+  const std::int64_t n = static_cast<std::int64_t>(values.size());
+  const auto hkeys     = random_key_runs(n, static_cast<std::uint64_t>(n) + 91);
+  device_buffer<int> keys(hkeys);
+  device_buffer<V> in(values), out(n), out_keys_off(n), out_values_off(n), out_per_item(n), out_lookback(n);
+  misaligned<int> keys_off(n);
+  misaligned<V> in_off(n);
+  keys_off.fill(hkeys);
+  in_off.fill(values);
+  for (const bool exclusive : {false, true}) {
+    const auto run = [&](auto policy, const int* k, const V* v, V* result) {
+      if (exclusive) {
+        thrust::exclusive_scan_by_key(policy, k, k + n, v, result, init, thrust::equal_to<int>{}, op);
+      } else {
+        thrust::inclusive_scan_by_key(policy, k, k + n, v, result, thrust::equal_to<int>{}, op);
+      }
+    };
+    for (auto* b : {&out, &out_keys_off, &out_values_off, &out_per_item, &out_lookback}) b->poison();
+    run(archscan::native, keys.begin(), in.begin(), out.begin());
+    run(archscan::native, keys_off.first, in.begin(), out_keys_off.begin());
+    run(archscan::native, keys.begin(), in_off.first, out_values_off.begin());
+    run(archscan::policy<native_per_item>{}, keys.begin(), in.begin(), out_per_item.begin());
+    run(archscan::policy<native_lookback_only>{}, keys.begin(), in.begin(), out_lookback.begin());
+    const auto vectors = bytes_of(out.to_host());
+    const char* what   = exclusive ? "exclusive" : "inclusive";
+    EXPECT_EQ(vectors, bytes_of(out_keys_off.to_host())) << what << ", keys off 16-byte alignment, n=" << n;
+    EXPECT_EQ(vectors, bytes_of(out_values_off.to_host())) << what << ", values off 16-byte alignment, n=" << n;
+    EXPECT_EQ(vectors, bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
+    EXPECT_EQ(vectors, bytes_of(out_lookback.to_host())) << what << ", look-back instead of a wave, n=" << n;
+    if (exact) {
+      EXPECT_EQ(vectors, bytes_of(host_scan_by_key(hkeys, values, op, thrust::equal_to<int>{}, exclusive, init)))
+          << what << ", against the host, n=" << n;
+    }
+  }
+}
+
+TEST(NativeDeterminism, ByKeyVectorsOrItemByItemWaveOrLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // One partial tile, a wave of a few small (1024-item) tiles, a wave of a few full (4096-item)
+  // tiles, and a look-back over many.
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{40} * 1024 + 3, std::int64_t{200} * 4096 + 5,
+                               std::int64_t{3000} * 4096 + 7}) {
+    expect_same_bits_by_key(random_values<float>(n, 71), ::cuda::std::plus<float>{}, 0.25f, false);
+    expect_same_bits_by_key(random_values<double>(n, 72), ::cuda::std::plus<double>{}, 0.5, false);
+    expect_same_bits_by_key(random_values<std::int16_t>(n, 73), affine_mix{}, std::int16_t{7}, false);
+    expect_same_bits_by_key(random_values<std::int16_t>(n, 74), ::cuda::std::plus<std::int16_t>{}, std::int16_t{7}, true);
   }
 }
 

@@ -123,7 +123,7 @@ void run_around_large_tiles() {
   const std::int64_t tile = row::block_threads * large::items_per_thread;
   const std::vector<std::int64_t> sizes = {large::from_items - 1, large::from_items, large::from_items + 1,
                                            (large::from_items + tile - 1) / tile * tile, large::from_items + 3 * tile + 5};
-  using C = scan_case<archscan::policy<archscan::native_tuning>, Value, thrust::plus<>>;
+  using C = scan_case<archscan::policy<archscan::native_tuning>, Value, thrust::plus<Value>>;  // typed: int16 wraps
   run_by_key<C>(false, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
   run_by_key<C>(true, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
 }
@@ -132,6 +132,33 @@ TEST(NativeLargeTilesByKey, AroundTheirThreshold) {
   ARCHSCAN_REQUIRE_GPU();
   run_around_large_tiles<int>();
   run_around_large_tiles<double>();
+  run_around_large_tiles<std::int16_t>();  // keyed_rows::row_2's own large tiles
+}
+
+//! A user's tuning whose by-key tiles hold 32 items a thread, the most that keep their flags in one
+//! word (tile/transposed_tile.cuh): the flags of striped item-by-item loads (partial tiles, the
+//! sizes that are no multiple of the 4096-item tile) become blocked in whole words.
+struct native_keyed_32 : archscan::native_tuning {
+  struct keyed_rows : archscan::native_tuning::keyed_rows {
+    struct row_4 {
+      static constexpr int block_threads          = 128;
+      static constexpr int items_per_thread       = 32;
+      static constexpr int small_items_per_thread = 32;
+      static constexpr int min_blocks_per_sm      = 1;
+    };
+    using row_8 = row_4;
+  };
+};
+
+TEST(NativeUserTuningsByKey, ThirtyTwoItemsAThread) {
+  ARCHSCAN_REQUIRE_GPU();
+  const std::vector<std::int64_t> sizes = {1, 31, 4095, 4096, 4097, 3 * 4096 + 77, 1000 * 4096 + 1};
+  using int_case    = scan_case<archscan::policy<native_keyed_32>, int, thrust::plus<>>;
+  using double_case = scan_case<archscan::policy<native_keyed_32>, double, thrust::plus<>>;
+  for (const bool exclusive : {false, true}) {
+    run_by_key<int_case>(exclusive, thrust::equal_to<int>{}, all_kinds, sizes);
+    run_by_key<double_case>(exclusive, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
+  }
 }
 
 TYPED_TEST(ScanByKeyTest, Inclusive) {

@@ -178,8 +178,8 @@ struct segment_lookback {
 
   //! The same prefix from every tile's aggregate, all stored (a wave after its grid barrier), bit for
   //! bit: `aggregate(i)` returns tile i's (from global memory, or a copy staged in shared memory).
-  //! Lane l folds segment l of each 32 (its aggregates in order), then the segments are combined
-  //! onto the seed in order.
+  //! Lane l folds segment l of each 32 (its aggregates in order), and lane s this tile's own segment
+  //! as far as the tile; then the segments are combined onto the seed in order, the own fold last.
   template <class Aggregate, class Op>
   __device__ static detail::maybe<T> exclusive_prefix_of(Aggregate aggregate, std::int64_t tile,
                                                          const detail::maybe<T>& seed, Op op) {
@@ -187,6 +187,30 @@ struct segment_lookback {
     const int lane       = warp::lane_id();
     const std::int64_t s = tile / segment;
     const int j          = static_cast<int>(tile % segment);
+    if (s < warp::threads) {
+      // One pass: lane l < s folds segment l, lane s the j aggregates of this tile's own segment,
+      // all at once; then the seed, R_0 .. R_s-1 and (for j > 0) the own fold, one after another:
+      // the association of the code below, with one chain of folds instead of two.
+      const int count          = lane < s ? segment : lane == s ? j : 0;
+      const std::int64_t first = static_cast<std::int64_t>(lane) * segment;
+      T r{};
+      if (count > 0) {
+        r = aggregate(first);
+#pragma unroll(unrolled ? 8 : 1)
+        for (int i = 1; i < segment; ++i) {
+          const T next = static_cast<T>(op(r, aggregate(first + (i < count ? i : 0))));
+          r            = i < count ? next : r;
+        }
+      }
+      maybe<T> acc     = seed;
+      const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
+#pragma unroll 1
+      for (int l = 0; l < folded; ++l) {
+        const T u = warp::shfl_idx(r, l);
+        acc       = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
+      }
+      return acc;
+    }
     const T mine         = lane < j ? aggregate(s * segment + lane) : T{};
     const maybe<T> own   = fold_lanes(mine, j, op);
     maybe<T> base        = seed;
@@ -372,6 +396,21 @@ struct segment_lookback {
   //! every lane.
   template <class Op>
   __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op) {
+    if constexpr (detail::is_keyed_v<T>) {
+      // By-key items: where a segment starts at lane m (lane m's run restarts, or lane m - 1's
+      // closes), op(x, a_m) is a_m with its restarts flag set, whatever x (detail/keyed.cuh). The
+      // fold of lanes [0, count) is then the fold from that a_m on, bit for bit: from the last such
+      // lane, a few steps at most where tiles hold segment starts, instead of count - 1.
+      const unsigned in       = count >= warp::threads ? ~0u : (1u << count) - 1u;
+      const unsigned restarts = __ballot_sync(warp::full_mask, v.restarts()) & in;
+      const unsigned cuts     = (restarts | (__ballot_sync(warp::full_mask, v.closes()) << 1)) & in;
+      const int m             = cuts != 0 ? 31 - __clz(cuts) : 0;
+      T acc                   = warp::shfl_idx(v, m);
+      if (cuts != 0) acc.flags = static_cast<std::uint8_t>(acc.flags | T::restarts_bit);
+#pragma unroll 1
+      for (int l = m + 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
+      return detail::maybe<T>{acc, count > 0 ? 1 : 0};
+    }
     T acc = warp::shfl_idx(v, 0);
     if constexpr (unrolled) {
 #pragma unroll
