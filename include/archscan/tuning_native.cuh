@@ -108,7 +108,9 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
       // H100, by-key int32 2^28: 0.965x CUB (float 0.958x; 24 items 0.92x, these tiles 0.89x); at
-      // 2^24 0.87x against these tiles' 0.92x.
+      // 2^24 0.87x against these tiles' 0.92x; 1.007x at 2^28 with a shorter walk (session 16).
+      // 3 blocks: the 3 that 80 registers and the tile's 28.8 KB allowed when measured; at a cap
+      // of 2, the branch-free item-by-item loads took 104 registers (2 blocks).
       static constexpr int large_items_per_thread    = 28;
       static constexpr int large_min_blocks_per_sm   = 3;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 25;
