@@ -373,9 +373,8 @@ TEST(NativeDeterminism, VectorsPackedOrNotGiveTheSameBitsAsItemByItem) {
 //! instead of a wave. The same bits from each. `exact`: `op` is associative, so the host's left fold
 //! per segment gives those bits too.
 template <class V, class Op>
-void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool exact) {
+void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool exact, const std::vector<int>& hkeys) {
   const std::int64_t n = static_cast<std::int64_t>(values.size());
-  const auto hkeys     = random_key_runs(n, static_cast<std::uint64_t>(n) + 91);
   device_buffer<int> keys(hkeys);
   device_buffer<V> in(values), out(n), out_keys_off(n), out_values_off(n), out_per_item(n), out_lookback(n);
   misaligned<int> keys_off(n);
@@ -415,10 +414,40 @@ TEST(NativeDeterminism, ByKeyVectorsOrItemByItemWaveOrLookbackGiveTheSameBits) {
   // tiles, and a look-back over many.
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{40} * 1024 + 3, std::int64_t{200} * 4096 + 5,
                                std::int64_t{3000} * 4096 + 7}) {
-    expect_same_bits_by_key(random_values<float>(n, 71), ::cuda::std::plus<float>{}, 0.25f, false);
-    expect_same_bits_by_key(random_values<double>(n, 72), ::cuda::std::plus<double>{}, 0.5, false);
-    expect_same_bits_by_key(random_values<std::int16_t>(n, 73), affine_mix{}, std::int16_t{7}, false);
-    expect_same_bits_by_key(random_values<std::int16_t>(n, 74), ::cuda::std::plus<std::int16_t>{}, std::int16_t{7}, true);
+    const auto keys = random_key_runs(n, static_cast<std::uint64_t>(n) + 91);
+    expect_same_bits_by_key(random_values<float>(n, 71), ::cuda::std::plus<float>{}, 0.25f, false, keys);
+    expect_same_bits_by_key(random_values<double>(n, 72), ::cuda::std::plus<double>{}, 0.5, false, keys);
+    expect_same_bits_by_key(random_values<std::int16_t>(n, 73), affine_mix{}, std::int16_t{7}, false, keys);
+    expect_same_bits_by_key(random_values<std::int16_t>(n, 74), ::cuda::std::plus<std::int16_t>{}, std::int16_t{7}, true,
+                            keys);
+  }
+}
+
+//! Keys in runs longer than a tile: a new key about every 6000 items, and at every third multiple of
+//! 4096 (a tile boundary for 1024- and 4096-item tiles: the tile before ends closing its segment).
+std::vector<int> long_key_runs(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> keys(static_cast<std::size_t>(n));
+  int key = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if ((i % 4096 == 0 && i / 4096 % 3 == 0) || rng() % 6000 == 0) ++key;
+    keys[static_cast<std::size_t>(i)] = key;
+  }
+  return keys;
+}
+
+//! Tile aggregates that do not restart, or whose segment starts only because the tile before ends
+//! one: the look-back's by-key fold of a segment's lanes starts at its last segment start
+//! (tile/lookback.cuh, fold_lanes), the wave's fold of the same tiles lane by lane. Floating-point
+//! sums: the same bits only if both fold exactly the same operands in the same order.
+TEST(NativeDeterminism, ByKeyRunsLongerThanTilesGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // A wave of 41 small (1024-item) tiles, and one of 201 full (4096-item) tiles: 1 and 6 segments.
+  for (const std::int64_t n : {std::int64_t{40} * 1024 + 3, std::int64_t{200} * 4096 + 5}) {
+    const auto keys = long_key_runs(n, static_cast<std::uint64_t>(n) + 93);
+    expect_same_bits_by_key(random_values<float>(n, 75), ::cuda::std::plus<float>{}, 0.25f, false, keys);
+    expect_same_bits_by_key(random_values<double>(n, 76), ::cuda::std::plus<double>{}, 0.5, false, keys);
+    expect_same_bits_by_key(random_values<std::int16_t>(n, 77), affine_mix{}, std::int16_t{7}, false, keys);
   }
 }
 
