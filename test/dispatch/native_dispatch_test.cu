@@ -104,6 +104,11 @@ TEST(NativePlan, SmallTilesByNAlone) {
   EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
 }
 
+}  // namespace
+
+// Outside the unnamed namespace: the plans below name the operator's type and never call it, which
+// nvcc reports for a function of internal linkage.
+namespace native_plan_types {
 //! An inclusive sum of doubles into `Out` items, as the Thrust overloads form it (plan types only).
 struct wide_item {  // 16 bytes, made from a double
   double value, pad;
@@ -112,6 +117,11 @@ struct wide_item {  // 16 bytes, made from a double
 struct wide_sum {
   __host__ __device__ wide_item operator()(const wide_item& a, const wide_item& b) const { return a.value + b.value; }
 };
+}  // namespace native_plan_types
+
+namespace {
+using native_plan_types::wide_item;
+using native_plan_types::wide_sum;
 //! An exclusive sum by int keys of `V` values, as the Thrust overloads form it (plan types only).
 template <class V>
 using keyed_problem = archscan::detail::scan_problem<
