@@ -391,25 +391,10 @@ struct transposed_tile {
     if constexpr (keyed_vector_loads) {
       if (rest == tile_items && load_keyed(p, base, s, v, closes)) return;
     }
-    unsigned bits = 0;  // bit k: this thread's item k (striped or blocked) closes
-    if constexpr (!std::is_void_v<typename keyed_in::key_iterator>) {
-      bits = load_keys_apart(p, base, rest, v);
-    } else {
-      const int start          = thread_start();
-      const std::int64_t first = base + start;
-      const Problem q          = advanced(p, first);
-      const split_value fill   = rest == tile_items ? split_value{} : load(q, p, first, -start).value;
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        if (rest == tile_items || start + k * stride < rest) {
-          const T x = load(q, p, first, k * stride);
-          v[k]      = x.value;
-          bits |= static_cast<unsigned>(x.closes()) << k;
-        } else {
-          v[k] = fill;
-        }
-      }
-    }
+    // By-key items come only from make_keyed_input (detail/keyed.cuh), whose keys and values the
+    // tile reads itself.
+    static_assert(!std::is_void_v<typename keyed_in::key_iterator>, "by-key tiles read a keyed_source input");
+    const unsigned bits = load_keys_apart(p, base, rest, v);  // bit k: item k (striped or blocked) closes
     if constexpr (transposes) {
       transpose::striped_to_blocked(v, s.transpose_region());
       closes = blocked_flags(bits);
