@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <archscan/tuning.cuh>
+
 namespace archscan::test {
 
 //! 2x2 matrix of uint32 under multiplication mod 2^32: associative, not commutative, exact.
@@ -100,6 +102,18 @@ inline std::vector<std::int64_t> test_sizes() {
 inline std::vector<std::int64_t> short_sizes() {
   if (short_run()) return {0, 1, 33, 4097, 65537};
   return {0, 1, 2, 33, 1023, 1025, 4097, 65537, 1000003};
+}
+
+//! Sizes around a native row's large tiles (taken from its large_from_items up: tuning.cuh), beyond
+//! the lists above: just below, at and above the threshold, whole tiles only, and a partial last tile.
+template <class Row>
+std::vector<std::int64_t> sizes_around_large_tiles() {
+  using large = archscan::detail::large_tiles<Row>;
+  static_assert(large::present, "the row has large tiles");
+  const std::int64_t tile = Row::block_threads * large::items_per_thread;
+  return {large::from_items - 1, large::from_items, large::from_items + 1,
+          (large::from_items + tile - 1) / tile * tile,  // whole tiles only
+          large::from_items + 3 * tile + 5};
 }
 
 }  // namespace archscan::test

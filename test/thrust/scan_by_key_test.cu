@@ -114,15 +114,11 @@ void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kind
 constexpr auto all_kinds = {keys_kind::random_runs, keys_kind::all_equal, keys_kind::all_distinct};
 
 //! native's by-key rows take large tiles from their large_from_items up (tuning.cuh), beyond
-//! short_sizes(): just below, at and above the threshold, whole tiles only, and a partial last tile.
+//! short_sizes(): sizes_around_large_tiles.
 template <class Value>
 void run_around_large_tiles() {
-  using row   = archscan::row_for_accum<archscan::native_tuning, archscan::detail::keyed<Value>>;
-  using large = archscan::detail::large_tiles<row>;
-  static_assert(large::present, "native's by-key row has large tiles");
-  const std::int64_t tile = row::block_threads * large::items_per_thread;
-  const std::vector<std::int64_t> sizes = {large::from_items - 1, large::from_items, large::from_items + 1,
-                                           (large::from_items + tile - 1) / tile * tile, large::from_items + 3 * tile + 5};
+  using row        = archscan::row_for_accum<archscan::native_tuning, archscan::detail::keyed<Value>>;
+  const auto sizes = sizes_around_large_tiles<row>();
   using C = scan_case<archscan::policy<archscan::native_tuning>, Value, thrust::plus<Value>>;  // typed: int16 wraps
   run_by_key<C>(false, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
   run_by_key<C>(true, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);

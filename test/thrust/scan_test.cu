@@ -67,17 +67,7 @@ TYPED_TEST(ScanTest, ExclusiveScan) {
 }
 
 //! native's large tiles (a row's third tile, taken from its large_from_items up: tuning.cuh) lie
-//! beyond test_sizes(): just below, at and above the threshold, whole tiles only, and a partial last
-//! tile, in every form.
-template <class Row>
-std::vector<std::int64_t> sizes_around_large_tiles() {
-  using large = archscan::detail::large_tiles<Row>;
-  static_assert(large::present, "the row has large tiles");
-  const std::int64_t tile = Row::block_threads * large::items_per_thread;
-  return {large::from_items - 1, large::from_items, large::from_items + 1,
-          (large::from_items + tile - 1) / tile * tile,  // whole tiles only
-          large::from_items + 3 * tile + 5};
-}
+//! beyond test_sizes(): sizes_around_large_tiles, in every form.
 
 TEST(NativeLargeTiles, AroundTheirThreshold) {
   ARCHSCAN_REQUIRE_GPU();
