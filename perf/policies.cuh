@@ -123,15 +123,14 @@ struct native_waits : native_tuning {
 };
 
 //! The probe's list for by-key items: native beside the tree walk (what the order costs), other
-//! waits, and shapes of its keyed rows (native_keyed) with more warps a SM.
+//! waits before the first poll, and a shape of its keyed rows (native_keyed, no large tiles) with
+//! 128 registers a thread.
 inline auto probe_keyed_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
                          named_policy<policy<native_waits<0, 200, 512>, false>>{"archscan::native_kd0_nosync", {}},
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
-                         named_policy<policy<native_waits<1500, 64, 128>, false>>{"archscan::native_kb64_nosync", {}},
-                         named_policy<policy<native_keyed<224, 16, 4>, false>>{"archscan::native_k_224x16m4_nosync", {}},
-                         named_policy<policy<native_keyed<128, 28, 4>, false>>{"archscan::native_k_128x28m4_nosync", {}});
+                         named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {

@@ -370,13 +370,15 @@ TEST(NativeDeterminism, VectorsPackedOrNotGiveTheSameBitsAsItemByItem) {
 //! By-key scans of `values` (inclusive, and exclusive seeded with `init`) under `op` with native on
 //! every path a by-key tile takes: keys and values as 16-byte vectors; item by item, with the keys
 //! or the values off 16-byte alignment, or with a tuning without vectors; and over the look-back
-//! instead of a wave. The same bits from each. `exact`: `op` is associative, so the host's left fold
-//! per segment gives those bits too.
+//! instead of a wave, on the segment states and on the chain of prefixes (whose by-key walks start
+//! their folds at different places). The same bits from each. `exact`: `op` is associative, so the
+//! host's left fold per segment gives those bits too.
 template <class V, class Op>
 void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool exact, const std::vector<int>& hkeys) {
   const std::int64_t n = static_cast<std::int64_t>(values.size());
   device_buffer<int> keys(hkeys);
-  device_buffer<V> in(values), out(n), out_keys_off(n), out_values_off(n), out_per_item(n), out_lookback(n);
+  device_buffer<V> in(values), out(n), out_keys_off(n), out_values_off(n), out_per_item(n), out_lookback(n),
+      out_chain(n);
   misaligned<int> keys_off(n);
   misaligned<V> in_off(n);
   keys_off.fill(hkeys);
@@ -389,18 +391,20 @@ void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool e
         thrust::inclusive_scan_by_key(policy, k, k + n, v, result, thrust::equal_to<int>{}, op);
       }
     };
-    for (auto* b : {&out, &out_keys_off, &out_values_off, &out_per_item, &out_lookback}) b->poison();
+    for (auto* b : {&out, &out_keys_off, &out_values_off, &out_per_item, &out_lookback, &out_chain}) b->poison();
     run(archscan::native, keys.begin(), in.begin(), out.begin());
     run(archscan::native, keys_off.first, in.begin(), out_keys_off.begin());
     run(archscan::native, keys.begin(), in_off.first, out_values_off.begin());
     run(archscan::policy<native_per_item>{}, keys.begin(), in.begin(), out_per_item.begin());
     run(archscan::policy<native_lookback_only>{}, keys.begin(), in.begin(), out_lookback.begin());
+    run(archscan::policy<on_prefix_chain<native_lookback_only>>{}, keys.begin(), in.begin(), out_chain.begin());
     const auto vectors = bytes_of(out.to_host());
     const char* what   = exclusive ? "exclusive" : "inclusive";
     EXPECT_EQ(vectors, bytes_of(out_keys_off.to_host())) << what << ", keys off 16-byte alignment, n=" << n;
     EXPECT_EQ(vectors, bytes_of(out_values_off.to_host())) << what << ", values off 16-byte alignment, n=" << n;
     EXPECT_EQ(vectors, bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
     EXPECT_EQ(vectors, bytes_of(out_lookback.to_host())) << what << ", look-back instead of a wave, n=" << n;
+    EXPECT_EQ(vectors, bytes_of(out_chain.to_host())) << what << ", the chain of prefixes, n=" << n;
     if (exact) {
       EXPECT_EQ(vectors, bytes_of(host_scan_by_key(hkeys, values, op, thrust::equal_to<int>{}, exclusive, init)))
           << what << ", against the host, n=" << n;
@@ -423,31 +427,40 @@ TEST(NativeDeterminism, ByKeyVectorsOrItemByItemWaveOrLookbackGiveTheSameBits) {
   }
 }
 
-//! Keys in runs longer than a tile: a new key about every 6000 items, and at every third multiple of
-//! 4096 (a tile boundary for 1024- and 4096-item tiles: the tile before ends closing its segment).
-std::vector<int> long_key_runs(std::int64_t n, std::uint64_t seed) {
+//! Keys in runs longer than `span` items: a new key about every 1.5 spans, and at every third
+//! multiple of `span` (with a span of a tile or a segment of tiles, the one before ends closing its
+//! run).
+std::vector<int> long_key_runs(std::int64_t n, std::int64_t span, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<int> keys(static_cast<std::size_t>(n));
   int key = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    if ((i % 4096 == 0 && i / 4096 % 3 == 0) || rng() % 6000 == 0) ++key;
+    if ((i % span == 0 && i / span % 3 == 0) || rng() % static_cast<std::uint64_t>(span * 3 / 2) == 0) ++key;
     keys[static_cast<std::size_t>(i)] = key;
   }
   return keys;
 }
 
 //! Tile aggregates that do not restart, or whose segment starts only because the tile before ends
-//! one: the look-back's by-key fold of a segment's lanes starts at its last segment start
-//! (tile/lookback.cuh, fold_lanes), the wave's fold of the same tiles lane by lane. Floating-point
-//! sums: the same bits only if both fold exactly the same operands in the same order.
+//! one: the look-back's by-key folds start at the last segment start (tile/lookback.cuh, fold_lanes
+//! over a segment's tiles, and the segment states' walk over segment ends), the wave's fold of the
+//! same tiles lane by lane. Floating-point sums: the same bits only if both fold exactly the same
+//! operands in the same order.
 TEST(NativeDeterminism, ByKeyRunsLongerThanTilesGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
-  // A wave of 41 small (1024-item) tiles, and one of 201 full (4096-item) tiles: 1 and 6 segments.
-  for (const std::int64_t n : {std::int64_t{40} * 1024 + 3, std::int64_t{200} * 4096 + 5}) {
-    const auto keys = long_key_runs(n, static_cast<std::uint64_t>(n) + 93);
-    expect_same_bits_by_key(random_values<float>(n, 75), ::cuda::std::plus<float>{}, 0.25f, false, keys);
-    expect_same_bits_by_key(random_values<double>(n, 76), ::cuda::std::plus<double>{}, 0.5, false, keys);
-    expect_same_bits_by_key(random_values<std::int16_t>(n, 77), affine_mix{}, std::int16_t{7}, false, keys);
+  constexpr std::int64_t tile = 4096, segment = 32 * tile;
+  // A wave of 41 small (1024-item) tiles, and one of 201 full (4096-item) tiles: 1 and 6 segments;
+  // then 94 segments, so that the walk over segment ends starts past the seed, with runs longer
+  // than a tile and runs longer than a segment (segments that do not restart, or start only because
+  // the one before closes).
+  const struct {
+    std::int64_t n, span;
+  } cases[] = {{40 * 1024 + 3, tile}, {200 * tile + 5, tile}, {3000 * tile + 7, tile}, {3000 * tile + 7, segment}};
+  for (const auto c : cases) {
+    const auto keys = long_key_runs(c.n, c.span, static_cast<std::uint64_t>(c.n + c.span) + 93);
+    expect_same_bits_by_key(random_values<float>(c.n, 75), ::cuda::std::plus<float>{}, 0.25f, false, keys);
+    expect_same_bits_by_key(random_values<double>(c.n, 76), ::cuda::std::plus<double>{}, 0.5, false, keys);
+    expect_same_bits_by_key(random_values<std::int16_t>(c.n, 77), affine_mix{}, std::int16_t{7}, false, keys);
   }
 }
 

@@ -305,42 +305,81 @@ struct segment_lookback {
     // Past 32 segments back a tile waits for a P to appear in its window rather than walking further:
     // those segments' last tiles started long before it, so they publish (forward progress as in the
     // file's comment), and rarely late.
-    // This segment's aggregates are folded in the round that finds them all, and polled no more: for
-    // a segment's last tile that is when R_s can be published.
-    const std::int64_t k = s - segment + lane;  // this lane's segment in the window of ends
-    const bool live      = k >= 0;
+    // By-key items may start a fold at a cut (`cut_lanes`) as they may at a P: the latest published
+    // cut with every state after it published suffices, and a cut among the own tiles makes P_s
+    // unneeded. Same bits: the fold from a cut is the fold from the start.
+    // This segment's aggregates are folded in the round that finds them all (or a cut and all after
+    // it), and polled no more: for a segment's last tile that is when R_s can be published.
+    const std::int64_t k       = s - segment + lane;  // this lane's segment in the window of ends
+    const bool live            = k >= 0;
+    const unsigned live_lanes  = __ballot_sync(warp::full_mask, live);
+    const unsigned own_lanes   = (1u << j) - 1u;      // j < 32
     T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
     bool own_done = j == 0;
-    int latest           = -1;  // the highest lane whose end held P, -1 for none
-    int first            = 0;   // the first end folded onto that P (or onto the seed)
+    bool own_cut  = false;  // the own fold starts at a cut, whatever P_s
+    int latest      = -1;     // the end a fold of P_s starts from (P or cut), -1 for the seed
+    bool latest_cut = false;  // that end is a cut, not a P
     backoff<Config> b;
     for (;;) {
       const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
       const tile_status se = live ? st.poll(tiles + k, end_v) : status_invalid;
-      const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
-      const unsigned prefixes     = __ballot_sync(warp::full_mask, se == status_prefix);
-      const unsigned ends_with_r  = __ballot_sync(warp::full_mask, se == status_aggregate);
-      if (!own_done && own_invalid == 0) {  // uniform: a ballot
-        own_v    = fold_lanes(own_v, j, op).value;
-        own_done = true;
-        if (j == segment - 1 && lane == 0) st.publish(tiles + s, status_aggregate, static_cast<T>(op(own_v, aggregate)));
+      const unsigned own_invalid = __ballot_sync(warp::full_mask, so == status_invalid);
+      const unsigned prefixes    = __ballot_sync(warp::full_mask, se == status_prefix);
+      const unsigned missing     = live_lanes & __ballot_sync(warp::full_mask, se == status_invalid);
+      if (!own_done) {  // uniform
+        const unsigned cuts = cut_lanes(own_v, own_lanes & above(own_invalid));
+        if (own_invalid == 0 || cuts != 0) {
+          own_v    = fold_lanes(own_v, j, op, above(own_invalid)).value;
+          own_cut  = cuts != 0;
+          own_done = true;
+          if (j == segment - 1 && lane == 0) {
+            st.publish(tiles + s, status_aggregate, static_cast<T>(op(own_v, aggregate)));
+          }
+        }
       }
-      latest               = prefixes ? 31 - __clz(prefixes) : -1;
-      first                = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
-      const unsigned after = first == segment ? 0u : ~0u << first;  // the ends folded after the P (or seed)
-      if (own_done && (after & ~ends_with_r) == 0 && (prefixes != 0 || s <= segment)) break;
+      const unsigned anchors = (prefixes | cut_lanes(end_v, live_lanes & ~missing)) & above(missing);
+      latest                 = anchors != 0 ? 31 - __clz(anchors) : -1;
+      latest_cut             = latest >= 0 && ((prefixes >> latest) & 1u) == 0;
+      if (own_done && (own_cut || latest >= 0 || (missing == 0 && s <= segment))) break;
       b.wait();
     }
     const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
-    // P_s: the latest P among the ends (or the seed), then the R of each end after it, in order.
-    maybe<T> base = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
-    // Rolled: the segments after the latest P are few, and unrolled shuffles cost the tile registers.
-    for (int l = first; l < segment; ++l) base = combine(base, maybe<T>{warp::shfl_idx(end_v, l), 1});
+    // P_s: from the latest anchor (or the seed), then the R of each end after it, in order. Not
+    // needed where the own fold starts at a cut: op(P_s, own) is own.
+    maybe<T> base{T{}, 0};
+    if (!own_cut) {
+      const int first  = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
+      base             = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
+      if constexpr (detail::is_keyed_v<T>) {  // a cut's R stands for the fold up to it: it restarts
+        if (latest_cut) {
+          base.value.flags = static_cast<std::uint8_t>(base.value.flags | T::restarts_bit);
+        }
+      }
+      // Rolled: the segments after the anchor are few, and unrolled shuffles cost the tile registers.
+      for (int l = first; l < segment; ++l) base = combine(base, maybe<T>{warp::shfl_idx(end_v, l), 1});
+    }
     if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
       const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
       st.publish(tiles + s, status_prefix, combine(base, whole).value);
     }
     return combine(base, own);
+  }
+
+  //! The lanes above the highest set in `lanes` (all for none): those whose states a fold may use
+  //! when the lanes in `lanes` have not published.
+  __device__ static unsigned above(unsigned lanes) { return lanes == 0 ? ~0u : ~(~0u >> __clz(lanes)); }
+
+  //! The lanes among `lanes` from which a left fold of `v` may start, bit for bit: for by-key items,
+  //! where a segment starts (lane m's run restarts, or lane m - 1's closes), since op(x, a_m) is then
+  //! a_m with its restarts flag set whatever x (detail/keyed.cuh); none for other accumulators.
+  __device__ static unsigned cut_lanes(const T& v, unsigned lanes) {
+    if constexpr (detail::is_keyed_v<T>) {
+      const unsigned restarts = __ballot_sync(warp::full_mask, v.restarts());
+      const unsigned closes   = __ballot_sync(warp::full_mask, v.closes()) & lanes;
+      return (restarts | (closes << 1)) & lanes;
+    } else {
+      return 0;
+    }
   }
 
   //! P_s on the chain, for a tile that found neither P_s nor P_s-1: from the nearest segment end that
@@ -393,19 +432,16 @@ struct segment_lookback {
   static constexpr bool unrolled = sizeof(T) <= 16;
 
   //! Lanes [0, count) of `v` folded left to right (absent for count 0); `count` is the same in
-  //! every lane.
+  //! every lane. By-key items fold from the last cut among `lanes` (`cut_lanes`): those below it may
+  //! not have published, when every lane from it to count - 1 has.
   template <class Op>
-  __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op) {
+  __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op, unsigned lanes = ~0u) {
     if constexpr (detail::is_keyed_v<T>) {
-      // By-key items: where a segment starts at lane m (lane m's run restarts, or lane m - 1's
-      // closes), op(x, a_m) is a_m with its restarts flag set, whatever x (detail/keyed.cuh). The
-      // fold of lanes [0, count) is then the fold from that a_m on, bit for bit: from the last such
-      // lane, a few steps at most where tiles hold segment starts, instead of count - 1.
-      const unsigned in       = count >= warp::threads ? ~0u : (1u << count) - 1u;
-      const unsigned restarts = __ballot_sync(warp::full_mask, v.restarts()) & in;
-      const unsigned cuts     = (restarts | (__ballot_sync(warp::full_mask, v.closes()) << 1)) & in;
-      const int m             = cuts != 0 ? 31 - __clz(cuts) : 0;
-      T acc                   = warp::shfl_idx(v, m);
+      // From the last cut: a few steps at most where tiles hold segment starts, instead of count - 1.
+      const unsigned in   = count >= warp::threads ? ~0u : (1u << count) - 1u;
+      const unsigned cuts = cut_lanes(v, in & lanes);
+      const int m         = cuts != 0 ? 31 - __clz(cuts) : 0;
+      T acc               = warp::shfl_idx(v, m);
       if (cuts != 0) acc.flags = static_cast<std::uint8_t>(acc.flags | T::restarts_bit);
 #pragma unroll 1
       for (int l = m + 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
