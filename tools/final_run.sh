@@ -12,6 +12,10 @@
 #   suite+sanitize-native  suite, and beside it the sanitizers over native's tests only      ~9-10 min
 #               (ran past one call's 600 s once NativeLargeTiles joined: the sanitizers finished,
 #               the suite did not; `suite` alone takes ~7.5 min, so run them apart when it matters)
+#   sanitize-native+suite-odd  the sanitizers over native's tests, and beside them every other test of
+#               the suite from the first (ctest -I 1,,2); then suite-even runs the rest and archscan-ab:
+#               the whole suite and the sanitizers in two calls                        ~6 + ~5 min
+#   suite-even  the tests suite-odd leaves, and archscan-ab (OUT_DIR/suite-even/)
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   probe       native beside its variants (perf/native_probe.sh, its own small build)    ~2-3 min
@@ -24,7 +28,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,bench,probe,cccl-ab,profile}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -49,6 +53,8 @@ suite_new() {
     tools/gpu_suite.sh "$out/suite-new" > "$out/suite-new.txt" 2>&1
   echo "suite-new rc=$?" >> "$out/suite-new.txt"
 }
+# native's tests for the sanitizers (the large-tile ones alone would overrun a call under them).
+native_tests='*native*:*Native*:*SegmentLookback*:VectorTranspose*:-*LargeTiles*'
 for part in ${parts//,/ }; do
   case $part in
     build)
@@ -74,12 +80,27 @@ for part in ${parts//,/ }; do
     suite+sanitize-native)  # the suite, and beside it the sanitizers over native's tests alone
       [ -f build/gpu/build.ninja ] || build_old
       suite_old &
-      tools/sanitize.sh build/gpu "$out/sanitize" '*native*:*Native*:*SegmentLookback*:VectorTranspose*:-*LargeTiles*' \
-        > "$out/sanitize.txt" 2>&1
+      tools/sanitize.sh build/gpu "$out/sanitize" "$native_tests" > "$out/sanitize.txt" 2>&1
       echo "sanitize rc=$?" >> "$out/sanitize.txt"
       wait
       tail -n 4 "$out/suite.txt"
       cat "$out/sanitize.txt"
+      ;;
+    sanitize-native+suite-odd)
+      [ -f build/gpu/build.ninja ] || build_old
+      ARCHSCAN_STEPS=build,test ARCHSCAN_CTEST_TIMEOUT=240 ARCHSCAN_CTEST_ARGS="-I 1,,2" \
+        tools/gpu_suite.sh "$out/suite-odd" > "$out/suite-odd.txt" 2>&1 &
+      tools/sanitize.sh build/gpu "$out/sanitize" "$native_tests" > "$out/sanitize.txt" 2>&1
+      echo "sanitize rc=$?" >> "$out/sanitize.txt"
+      wait
+      tail -n 4 "$out/suite-odd.txt"
+      cat "$out/sanitize.txt"
+      ;;
+    suite-even)
+      ARCHSCAN_STEPS=build,test,ab ARCHSCAN_CTEST_TIMEOUT=240 ARCHSCAN_CTEST_ARGS="-I 2,,2" \
+        tools/gpu_suite.sh "$out/suite-even" > "$out/suite-even.txt" 2>&1
+      echo "suite-even rc=$?" >> "$out/suite-even.txt"
+      tail -n 4 "$out/suite-even.txt"
       ;;
     bench)
       [ -f build/gpu/build.ninja ] || build_old

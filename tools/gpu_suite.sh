@@ -9,6 +9,7 @@
 #   ARCHSCAN_CCCL_DIR   a CCCL CMake package (tools/fetch_cccl.sh prints one); default: the toolkit's
 #   ARCHSCAN_STEPS      which of build,test,ab to run (default all three)
 #   ARCHSCAN_CMAKE_ARGS more configure arguments (e.g. -DARCHSCAN_BUILD_PERF=OFF)
+#   ARCHSCAN_CTEST_ARGS more ctest arguments (e.g. -I 1,,2: every other test, from the first)
 set -u
 cd "$(dirname "$0")/.."
 build=${ARCHSCAN_BUILD_DIR:-build/gpu}
@@ -39,7 +40,8 @@ fi
 t_build=$(date +%s)
 
 if has_step test; then
-  ctest --test-dir "$build" -j 8 --output-on-failure --timeout "${ARCHSCAN_CTEST_TIMEOUT:-600}" \
+  # shellcheck disable=SC2086 # word splitting of ARCHSCAN_CTEST_ARGS is wanted
+  ctest --test-dir "$build" -j 8 --output-on-failure --timeout "${ARCHSCAN_CTEST_TIMEOUT:-600}" ${ARCHSCAN_CTEST_ARGS:-} \
     --output-junit "$(pwd)/$out/ctest.xml" > "$out/ctest.log" 2>&1 || status=1
 fi
 t_test=$(date +%s)

@@ -59,19 +59,41 @@ struct value_op {
   using op    = O;
 };
 
+//! The policies of `List` (a policy_list) whose tuning is of family `Family` (a tag of tuning.cuh).
+template <class Family, class P>
+using of_family = std::conditional_t<std::is_same_v<typename P::tuning::family, Family>, type_list<P>, type_list<>>;
+template <class List>
+struct as_policy_list;
+template <class... P>
+struct as_policy_list<type_list<P...>> {
+  using type = policy_list<P...>;
+};
+template <class Family, class List>
+struct family_policies;
+template <class Family, class... P>
+struct family_policies<Family, policy_list<P...>> {
+  using type = typename as_policy_list<typename concat<of_family<Family, P>...>::type>::type;
+};
+
 //! The value types and operators of the scan suite: sums of every width (one- and two-byte sums
 //! typed, so that every form accumulates in the item's width and wraps), a max, and a
-//! non-commutative user type.
-using scan_cases = typename to_gtest<typename cross<all_policies,                                   //
-                                                    value_op<std::int32_t, thrust::plus<>>,         //
-                                                    value_op<std::int32_t, thrust::maximum<>>,      //
-                                                    value_op<std::uint8_t, thrust::plus<>>,         //
-                                                    value_op<std::int8_t, thrust::plus<std::int8_t>>,   //
-                                                    value_op<std::int16_t, thrust::plus<std::int16_t>>, //
-                                                    value_op<std::int64_t, thrust::plus<>>,    //
-                                                    value_op<float, thrust::plus<>>,           //
-                                                    value_op<double, thrust::plus<>>,          //
-                                                    value_op<mat2, mat2_mul>>::type>::type;
+//! non-commutative user type; crossed with `Policies`.
+template <class Policies>
+using scan_cases_of = typename to_gtest<typename cross<Policies,                                     //
+                                                       value_op<std::int32_t, thrust::plus<>>,         //
+                                                       value_op<std::int32_t, thrust::maximum<>>,      //
+                                                       value_op<std::uint8_t, thrust::plus<>>,         //
+                                                       value_op<std::int8_t, thrust::plus<std::int8_t>>,   //
+                                                       value_op<std::int16_t, thrust::plus<std::int16_t>>, //
+                                                       value_op<std::int64_t, thrust::plus<>>,    //
+                                                       value_op<float, thrust::plus<>>,           //
+                                                       value_op<double, thrust::plus<>>,          //
+                                                       value_op<mat2, mat2_mul>>::type>::type;
+using scan_cases = scan_cases_of<all_policies>;
+//! The same cases with the policies of one family, for suites heavy enough to compile in one
+//! translation unit per family.
+template <class Family>
+using family_scan_cases = scan_cases_of<typename family_policies<Family, all_policies>::type>;
 
 //! One case per policy, for tests that vary iterators or types themselves.
 template <class Policy>
@@ -88,17 +110,8 @@ using policy_cases = typename per_policy<all_policies>::type;
 
 //! One case per policy of family `Family` (a tag of tuning.cuh), for tests heavy enough to compile
 //! in one translation unit per family.
-template <class Family, class P>
-using family_case =
-    std::conditional_t<std::is_same_v<typename P::tuning::family, Family>, type_list<policy_case<P>>, type_list<>>;
-template <class Family, class List>
-struct per_family_policy;
-template <class Family, class... P>
-struct per_family_policy<Family, policy_list<P...>> {
-  using type = typename to_gtest<typename concat<family_case<Family, P>...>::type>::type;
-};
 template <class Family>
-using family_policy_cases = typename per_family_policy<Family, all_policies>::type;
+using family_policy_cases = typename per_policy<typename family_policies<Family, all_policies>::type>::type;
 
 //! One case per blocking policy (those that return with results ready), for tests that rely on it.
 template <class P>
