@@ -15,7 +15,9 @@
 #   sanitize-native+suite-odd  the sanitizers over native's tests, and beside them every other test of
 #               the suite from the first (ctest -I 1,,2); then suite-even runs the rest and archscan-ab:
 #               the whole suite and the sanitizers in two calls                        ~6 + ~5 min
-#   suite-even  the tests suite-odd leaves, and archscan-ab (OUT_DIR/suite-even/)
+#   suite-even  the tests suite-odd leaves, and archscan-ab (OUT_DIR/suite-even/). ctest adds the
+#               setup tests of the fixtures that selected tests require, so perf_compare's two fixture
+#               tests run in both halves: count the tests by their unique names across the two logs
 #   bench       archscan-bench over every axis, Table 2, ablations (perf/run_full.sh)         ~3 min
 #               (OUT_DIR/bench/: bench_medians.json to commit, bench_full.json the run's artifact)
 #   probe       native beside its variants (perf/native_probe.sh, its own small build)    ~2-3 min
