@@ -2,9 +2,9 @@
 // their successors must wait (bounded, backing off) and still combine every predecessor in order.
 // Every walk over the tile states: the turing family's 32-wide window (and one predecessor at a time,
 // with resident blocks looping over tiles), the kepler family's serial walk and both of the native
-// family's segmented walks (plain, non-commutative and by-key items on each, one block per tile;
-// plain and non-commutative with resident blocks too). Runs through the
-// public Thrust API with test hooks (hooks.cuh) attached to the tunings.
+// family's segmented walks (plain, non-commutative and by-key items on each, one block per tile and
+// with resident blocks). Runs through the public Thrust API with test hooks (hooks.cuh) attached to
+// the tunings.
 
 #include <cstdint>
 #include <cstdlib>
@@ -133,7 +133,8 @@ void check_affine() {
 }
 
 //! By-key sums of int32, inclusive and exclusive with an initial value, against the host: under runs
-//! of equal keys of 2 to 40 items, and under runs of about a third of n, which carry a prefix across
+//! of equal keys of 2 to 40 items, of up to n / 40 (a few tiles, or segments of tiny tiles: tiles and
+//! segments with and without a segment start), and of about a third of n, which carry a prefix across
 //! many segments of tiles (short runs break every tile's dependence on the segments before it).
 template <class Tuning>
 void check_by_key_int32() {
@@ -141,7 +142,7 @@ void check_by_key_int32() {
   std::mt19937 rng(77);
   std::uniform_int_distribution<int> dist(-1000, 1000);
   for (const std::int64_t n : sizes()) {
-    for (const std::int64_t longest : {std::int64_t{40}, n / 3 + 1}) {
+    for (const std::int64_t longest : {std::int64_t{40}, n / 40 + 1, n / 3 + 1}) {
       std::uniform_int_distribution<std::int64_t> run(longest > 2 ? 2 : 1, longest);
       std::vector<int> keys(static_cast<std::size_t>(n)), vals(keys.size()), expect(keys.size());
       int key = 0;
@@ -198,6 +199,7 @@ void check_segment_walk() {
   check_by_key_int32<typename Walk::starving>();
   check_int32<typename Walk::starving_resident>();
   check_affine<typename Walk::starving_resident>();
+  check_by_key_int32<typename Walk::starving_resident>();
 }
 
 TEST(SegmentLookbackStarvation, ChainOfPrefixesWithDelayedTiles) {

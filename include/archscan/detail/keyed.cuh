@@ -77,6 +77,15 @@ inline constexpr bool is_keyed_v = false;
 template <class V>
 inline constexpr bool is_keyed_v<keyed<V>> = true;
 
+//! Whether Op is segmented_op (or a callable of one), whose restarts rule the look-back's shortcuts
+//! over by-key items rely on.
+template <class Op>
+inline constexpr bool is_segmented_op_v = false;
+template <class Op>
+inline constexpr bool is_segmented_op_v<segmented_op<Op>> = true;
+template <class Op>
+inline constexpr bool is_segmented_op_v<callable<Op>> = is_segmented_op_v<Op>;
+
 //! Item i of a by-key scan: values[i], and whether a segment starts at i + 1: !pred(keys[i], keys[i + 1]).
 template <class V, class KeyIt, class ValIt, class Pred>
 struct keyed_item {

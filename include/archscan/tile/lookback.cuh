@@ -135,7 +135,8 @@ struct window_lookback {
 //!    P_s-1 and the segment's aggregates): the prefixes form a chain, a round trip per segment.
 //!  - the segment states: one state per segment after the tiles' (`segment_lookback_states`), which
 //!    the segment's last tile fills with R_s as soon as its segment's other tiles have published,
-//!    and with P_s+1 once it knows P_s. A look-back of its own, one level up and decoupled as CUB's
+//!    and with P_s+1 once it knows P_s (or, for by-key items whose R_s holds a segment start, at
+//!    once: P_s+1 is then R_s itself). A look-back of its own, one level up and decoupled as CUB's
 //!    is: P_s is the latest published P_k among the 32 segment states before s, folded with R_k ..
 //!    R_s-1 left to right, and no prefix waits for the one before it in particular. The segment
 //!    states sit together, so a window of them is one or two cache lines.
@@ -290,6 +291,7 @@ struct segment_lookback {
   __device__ static detail::maybe<T> segment_states_prefix(const State& st, std::int64_t tile, std::int64_t tiles,
                                                            const T& aggregate, const detail::maybe<T>& seed, Op& op,
                                                            unsigned delay_ns) {
+    static_assert(!detail::is_keyed_v<T> || detail::is_segmented_op_v<Op>, "by-key items fold under segmented_op");
     using detail::maybe;
     const detail::maybe_op<Op> combine{op};
     const int lane       = warp::lane_id();
@@ -300,8 +302,9 @@ struct segment_lookback {
     if (delay_ns > 0 && tile > 0 && j != segment - 1) __nanosleep(delay_ns);
     // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
     // this one (lanes < j), and the states of the 32 segments before this one (lane l: segment
-    // s-32+l), R or P. It suffices once the own tiles have all published and, after the latest P
-    // among those (or from the seed, when the window reaches segment 0), every segment has its R.
+    // s-32+l), R or P. For plain accumulators it suffices once the own tiles have all published and,
+    // after the latest P among those (or from the seed, when the window reaches segment 0), every
+    // segment has its R.
     // Past 32 segments back a tile waits for a P to appear in its window rather than walking further:
     // those segments' last tiles started long before it, so they publish (forward progress as in the
     // file's comment), and rarely late.
@@ -432,10 +435,12 @@ struct segment_lookback {
   static constexpr bool unrolled = sizeof(T) <= 16;
 
   //! Lanes [0, count) of `v` folded left to right (absent for count 0); `count` is the same in
-  //! every lane. By-key items fold from the last cut among `lanes` (`cut_lanes`): those below it may
-  //! not have published, when every lane from it to count - 1 has.
+  //! every lane. By-key items fold from the last cut among `lanes` (`cut_lanes`), from lane 0 where
+  //! there is none: the caller makes sure that every lane the fold reads holds its value (all of
+  //! [0, count), or a cut among `lanes` and every lane from it to count - 1).
   template <class Op>
   __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op, unsigned lanes = ~0u) {
+    static_assert(!detail::is_keyed_v<T> || detail::is_segmented_op_v<Op>, "by-key items fold under segmented_op");
     if constexpr (detail::is_keyed_v<T>) {
       // From the last cut: a few steps at most where tiles hold segment starts, instead of count - 1.
       const unsigned in   = count >= warp::threads ? ~0u : (1u << count) - 1u;
