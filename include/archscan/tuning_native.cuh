@@ -92,23 +92,26 @@ struct native_tuning {
   //! Rows for by-key items, by the size of their value (tuning.cuh); a tuning derived from this one
   //! that redefines a plain row redefines these too where by-key items should follow. Tiles hold
   //! by-key items as values and a word of flags (tile/transposed_tile.cuh): keyed<int> 256x16 takes
-  //! 62 registers and 256x28 80; keyed<double> 256x16 80 with 20 bytes of spills (measured faster
-  //! than 4 blocks' 64), 256x28 128 without. Large tiles from 2^25
-  //! (2^26 for 8-byte values) as for row_8: measured in one run (perf/NOTES.md, session 15).
+  //! 64 registers and 256x28 80; keyed<double> 256x16 80 with 56 bytes of spills (measured faster
+  //! than 4 blocks' 64, and than 2 blocks' 128 without spills from 2^23), 256x28 128 without. Large
+  //! tiles from 2^25 (2^26 for 8-byte values) as for row_8: measured in one run (perf/NOTES.md,
+  //! session 15).
   struct keyed_rows {
-    struct row_1 {  // H100, by-key int8 exclusive sum, 2^30: 1.05x CUB (0.90x at 80 registers)
+    struct row_1 {  // H100, by-key int8 exclusive sum, 2^30: 2211 GB/s, 1.38x CUB (chosen at 1.05x,
+                    // against 0.90x at 80 registers, before the walk's by-key waits)
       static constexpr int block_threads          = 256;
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
     };
-    struct row_4 {  // H100, by-key int32 exclusive sum, 2^22: 0.95-0.97x CUB (256x16 at 3 blocks 0.89x)
+    struct row_4 {  // H100, by-key int32 exclusive sum, 2^22: 1689 GB/s, 1.18x CUB (chosen at
+                    // 0.95-0.97x, against 256x16 at 3 blocks' 0.89x)
       static constexpr int block_threads          = 256;
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
-      // H100, by-key int32 2^28: 0.965x CUB (float 0.958x; 24 items 0.92x, these tiles 0.89x); at
-      // 2^24 0.87x against these tiles' 0.92x; 1.007x at 2^28 with a shorter walk (session 16).
+      // H100, by-key int32 2^28: 3007 GB/s, 1.12x CUB (chosen at 0.965x, against 24 items' 0.92x
+      // and the small tiles' 0.89x; at 2^24 0.87x against the small tiles' 0.92x).
       // 3 blocks: the 3 that 80 registers and the tile's 28.8 KB allowed when measured; at a cap
       // of 2, the branch-free item-by-item loads took 104 registers (2 blocks).
       static constexpr int large_items_per_thread    = 28;
@@ -119,13 +122,14 @@ struct native_tuning {
                             // into no whole vectors). Not measured since the split items.
       static constexpr int large_items_per_thread = 24;
     };
-    struct row_8 {  // H100, by-key double, 2^24: 0.81x CUB (256x16 at 4 blocks 0.73x, 256x28 0.76x)
+    struct row_8 {  // H100, by-key double, 2^24: 2516 GB/s, 0.99x CUB (chosen at 0.81x, against
+                    // 256x16 at 4 blocks' 0.73x and 256x28's 0.76x)
       static constexpr int block_threads          = 256;
       static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
       static constexpr int small_items_per_thread = 4;   // 2^16: 1.00x CUB (12 items: 0.79x)
       static constexpr int min_blocks_per_sm      = 3;
-      // H100, by-key double 2^28: 0.92x CUB (int64 0.90x; 24 items 0.90x, these tiles 0.86x); at 2^25
-      // 0.81x against these tiles' 0.83x.
+      // H100, by-key double 2^28: 2950 GB/s, 1.02x CUB (chosen at 0.92x, against 24 items' 0.90x
+      // and the small tiles' 0.86x; at 2^25 0.81x against the small tiles' 0.83x).
       static constexpr int large_items_per_thread    = 28;
       static constexpr int large_min_blocks_per_sm   = 2;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 26;
