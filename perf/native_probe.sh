@@ -7,7 +7,8 @@
 # Builds (sm_90) archscan-bench with the probe's cases only (ARCHSCAN_BENCH_SCANS=probe: native beside
 # the variants of perf/policies.cuh's probe lists, CUB and a copy; perf/bench_probe_*.cu say which types)
 # and measures them at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another Google Benchmark filter). native's tests are tools/native_check.sh's;
-# ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call.
+# ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call. ARCHSCAN_PROBE_BENCH: a probe build of
+# archscan-bench made beforehand (on this machine, carried to the GPU machine), instead of building one.
 set -u
 out=$(realpath -m "${1:?out dir}")
 cd "$(dirname "$0")/.." || exit 2
@@ -15,12 +16,16 @@ mkdir -p "$out"
 start=$(date +%s)
 rc=0
 if [ "${ARCHSCAN_PROBE_TESTS:-0}" = 1 ]; then tools/native_check.sh "$out/tests" || rc=1; fi
-build=build/native-probe
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHSCAN_BUILD_TESTS=OFF \
-  -DARCHSCAN_BENCH_SCANS=probe > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
-cmake --build "$build" -j 16 --target archscan-bench > "$out/build.log" 2>&1 || { grep -m5 -A5 error "$out/build.log"; exit 2; }
-echo "build $(( $(date +%s) - start )) s"
-"$build/perf/archscan-bench" \
+bench=${ARCHSCAN_PROBE_BENCH:-}
+if [ -z "$bench" ]; then
+  build=build/native-probe
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHSCAN_BUILD_TESTS=OFF \
+    -DARCHSCAN_BENCH_SCANS=probe > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
+  cmake --build "$build" -j 16 --target archscan-bench > "$out/build.log" 2>&1 || { grep -m5 -A5 error "$out/build.log"; exit 2; }
+  bench=$build/perf/archscan-bench
+  echo "build $(( $(date +%s) - start )) s"
+fi
+"$bench" \
   --benchmark_filter="${ARCHSCAN_PROBE_FILTER:-^[a-z_]*/[a-z0-9]*/(65536|1048576|4194304|8388608|16777216|67108864|268435456|1073741824)/(cub|memcpy|archscan::[a-z0-9_]*)/}" \
   --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.txt" 2>&1 || rc=1
 # One line per case: median, speed against CUB in the same run, fraction of the copy's bandwidth.
