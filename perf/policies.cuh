@@ -132,21 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! native whose tiles read their input as streaming loads (load_kind::streaming): evicted first from
-//! the L2, so that it keeps the output (perf/NOTES.md, session 18).
-struct native_streaming : native_tuning {
-  static constexpr load_kind load = load_kind::streaming;
-};
-
-//! The probe's list for the sizes past one wave (2^22..2^24, the 8-byte trough): native beside
-//! streaming loads and shorter waits before the first poll (every tile of a wave sleeps at once).
-inline auto probe_trough_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_streaming, false>>{"archscan::native_stream_nosync", {}},
-                         named_policy<policy<native_waits<0, 200, 512>, false>>{"archscan::native_d0_nosync", {}},
-                         named_policy<policy<native_waits<500, 200, 512>, false>>{"archscan::native_d500_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

@@ -42,9 +42,6 @@ struct native_family {};
 enum class load_kind {
   direct,     //!< ordinary loads through the iterator
   read_only,  //!< `__ldg`, the read-only data path, for raw pointers to arithmetic types (others load directly)
-  streaming,  //!< read once (`__ldcs`: evicted first from L1 and L2), so that the L2 keeps the scan's output
-              //!< rather than its input; for raw pointers to arithmetic types and the tiles' 16-byte
-              //!< vectors (others load directly)
 };
 
 //! How a tile publishes its state (aggregate or inclusive prefix) to the tiles after it.

@@ -1,7 +1,6 @@
 #pragma once
-//! \file Which inputs the read-only data path (`__ldg`, load_kind::read_only) and the streaming loads
-//! (`__ldcs`, load_kind::streaming) can load: raw pointers to the arithmetic types both have overloads
-//! for. Every other input loads through its iterator.
+//! \file Which inputs the read-only data path (`__ldg`, load_kind::read_only) can load: raw pointers to
+//! the arithmetic types `__ldg` has overloads for. Every other input loads through its iterator.
 //! The data must not change while the kernel runs: in-place scans qualify, since a tile writes only
 //! addresses that it alone has read, and after reading them.
 
@@ -27,8 +26,5 @@ inline constexpr bool ldg_input<U*> = ldg_value<std::remove_cv_t<U>>;
 //! Whether a tile of a tuning that asks for `load` reads input iterator `It` with `__ldg`.
 template <load_kind Load, class It>
 inline constexpr bool loads_read_only = Load == load_kind::read_only && ldg_input<It>;
-//! Whether such a tile reads input iterator `It` with `__ldcs`.
-template <load_kind Load, class It>
-inline constexpr bool loads_streaming = Load == load_kind::streaming && ldg_input<It>;
 
 }  // namespace archscan::detail

@@ -85,8 +85,6 @@ struct striped_tile {
   __device__ __forceinline__ static T load(const Problem& p, std::int64_t i) {
     if constexpr (ldg) {
       return static_cast<T>(__ldg(p.in + i));
-    } else if constexpr (detail::loads_streaming<Tuning::load, typename Problem::input_iterator>) {
-      return static_cast<T>(__ldcs(p.in + i));
     } else {
       return p.load(i);
     }

@@ -498,16 +498,7 @@ struct transposed_tile {
   __device__ static void load_vectors(const U* warp_start, uint4 (&v)[LaneVectors]) {
     const auto* src = reinterpret_cast<const uint4*>(warp_start) + threadIdx.x % 32;
 #pragma unroll
-    for (int k = 0; k < LaneVectors; ++k) v[k] = load_vector(src + k * 32);
-  }
-
-  //! One 16-byte vector of input, read once where the tuning says so (load_kind::streaming).
-  __device__ __forceinline__ static uint4 load_vector(const uint4* src) {
-    if constexpr (Tuning::load == load_kind::streaming) {
-      return __ldcs(src);
-    } else {
-      return *src;
-    }
+    for (int k = 0; k < LaneVectors; ++k) v[k] = src[k * 32];
   }
 
   //! The inverse of load_vectors: this lane's vectors to the warp segment starting at `warp_start`.
@@ -535,7 +526,7 @@ struct transposed_tile {
     for (int k = 0; k < LaneVectors; ++k) {
       const int first = (k * 32 + lane) * vector_items;  // the vector's first item in the segment
       if (first + vector_items <= rest) {
-        v[k] = load_vector(reinterpret_cast<const uint4*>(warp_start) + k * 32 + lane);
+        v[k] = reinterpret_cast<const uint4*>(warp_start)[k * 32 + lane];
       } else {
         U u[vector_items];
 #pragma unroll
@@ -700,9 +691,6 @@ struct transposed_tile {
   __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {
     if constexpr (detail::loads_read_only<Tuning::load, typename Problem::input_iterator>) {
       return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
-    }
-    if constexpr (detail::loads_streaming<Tuning::load, typename Problem::input_iterator>) {
-      return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldcs(q.in + off) : __ldcs(p.in + (first + off)));
     }
     if constexpr (Tuning::narrow_index_arithmetic) return q.load(off);
     return p.load(first + off);
