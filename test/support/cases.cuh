@@ -77,18 +77,25 @@ struct family_policies<Family, policy_list<P...>> {
 
 //! The value types and operators of the scan suite: sums of every width (one- and two-byte sums
 //! typed, so that every form accumulates in the item's width and wraps), a max, and a
-//! non-commutative user type; crossed with `Policies`.
+//! non-commutative user type.
+using scan_value_ops = type_list<value_op<std::int32_t, thrust::plus<>>,                 //
+                                 value_op<std::int32_t, thrust::maximum<>>,              //
+                                 value_op<std::uint8_t, thrust::plus<>>,                 //
+                                 value_op<std::int8_t, thrust::plus<std::int8_t>>,       //
+                                 value_op<std::int16_t, thrust::plus<std::int16_t>>,     //
+                                 value_op<std::int64_t, thrust::plus<>>,                 //
+                                 value_op<float, thrust::plus<>>,                        //
+                                 value_op<double, thrust::plus<>>,                       //
+                                 value_op<mat2, mat2_mul>>;
+template <class Policies, class ValueOps>
+struct cross_list;
+template <class Policies, class... VO>
+struct cross_list<Policies, type_list<VO...>> {
+  using type = typename cross<Policies, VO...>::type;
+};
+//! scan_value_ops crossed with `Policies`.
 template <class Policies>
-using scan_cases_of = typename to_gtest<typename cross<Policies,                                     //
-                                                       value_op<std::int32_t, thrust::plus<>>,         //
-                                                       value_op<std::int32_t, thrust::maximum<>>,      //
-                                                       value_op<std::uint8_t, thrust::plus<>>,         //
-                                                       value_op<std::int8_t, thrust::plus<std::int8_t>>,   //
-                                                       value_op<std::int16_t, thrust::plus<std::int16_t>>, //
-                                                       value_op<std::int64_t, thrust::plus<>>,    //
-                                                       value_op<float, thrust::plus<>>,           //
-                                                       value_op<double, thrust::plus<>>,          //
-                                                       value_op<mat2, mat2_mul>>::type>::type;
+using scan_cases_of = typename to_gtest<typename cross_list<Policies, scan_value_ops>::type>::type;
 using scan_cases = scan_cases_of<all_policies>;
 //! The same cases with the policies of one family, for suites heavy enough to compile in one
 //! translation unit per family.

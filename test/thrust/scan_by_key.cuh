@@ -5,7 +5,8 @@
 // compiled for longer than any other in the build; one unit per family compiles side by side.
 // Each check runs inclusive_scan_by_key or exclusive_scan_by_key with a policy on random key runs,
 // all-equal or all-distinct keys, or a custom (asymmetric) predicate, against
-// cub::DeviceScanByKey, thrust::cuda::par and a host reference.
+// cub::DeviceScanByKey, thrust::cuda::par (oracle_scan_by_key) and the host reference of
+// support/by_key.cuh.
 
 #include <cmath>
 #include <cstdint>
@@ -14,14 +15,13 @@
 #include <string>
 #include <vector>
 
-#include <cub/device/device_scan.cuh>
 #include <thrust/scan.h>
 
 #include <archscan/archscan.cuh>
 
+#include "support/by_key.cuh"
 #include "support/cases.cuh"
 #include "support/compare.cuh"
-#include "support/cub.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 
@@ -46,26 +46,13 @@ struct non_decreasing {
   __host__ __device__ bool operator()(int prev, int cur) const { return prev <= cur; }
 };
 
+//! cub::DeviceScanByKey into `cub_out` and thrust::cuda::par into `par_out`, both over the n items
+//! of `keys` and `in`. Defined in scan_by_key_oracle.cuh, and compiled once for scan_value_ops and
+//! both predicates (scan_by_key_oracles.cu): in each family's unit the oracles' kernels compiled
+//! again, and they took as long as the family's own.
 template <class T, class Op, class Pred>
-std::vector<T> host_scan_by_key(const std::vector<int>& keys, const std::vector<T>& v, Op op, Pred pred,
-                                bool exclusive, T init) {
-  using A = host_accum_t<T>;
-  std::vector<T> out(v.size());
-  A acc{};
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const bool head = i == 0 || !pred(keys[i - 1], keys[i]);
-    const A x       = static_cast<A>(v[i]);
-    if (exclusive) {
-      if (head) acc = static_cast<A>(init);
-      out[i] = static_cast<T>(acc);
-      acc    = static_cast<A>(op(acc, x));
-    } else {
-      acc    = head ? x : static_cast<A>(op(acc, x));
-      out[i] = static_cast<T>(acc);
-    }
-  }
-  return out;
-}
+void oracle_scan_by_key(device_buffer<int>& keys, device_buffer<T>& in, device_buffer<T>& cub_out,
+                        device_buffer<T>& par_out, std::int64_t n, bool exclusive, T init, Op op, Pred pred);
 
 template <class C, class Pred>
 void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kinds,
@@ -84,26 +71,11 @@ void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kind
       cub_out.poison();
       par_out.poison();
 
-      if (n > 0) {
-        ARCHSCAN_CUDA_OK(cub_two_phase([&](void* d_temp, std::size_t& bytes) {
-          if (exclusive) {
-            return cub::DeviceScan::ExclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), cub_out.get(), Op{}, init,
-                                                       n, pred);
-          }
-          return cub::DeviceScan::InclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), cub_out.get(), Op{}, n, pred);
-        }));
-      }
-
-      T* end = nullptr;
-      if (exclusive) {
-        end = thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(), init, pred, Op{});
-        thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), par_out.begin(), init,
-                                      pred, Op{});
-      } else {
-        end = thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(), pred, Op{});
-        thrust::inclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), par_out.begin(), pred,
-                                      Op{});
-      }
+      oracle_scan_by_key(keys, in, cub_out, par_out, n, exclusive, init, Op{}, pred);
+      T* const end = exclusive ? thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(),
+                                                               init, pred, Op{})
+                               : thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(),
+                                                               pred, Op{});
       ASSERT_EQ(end, out.end());
       const auto ref = host_scan_by_key(hkeys, items, Op{}, pred, exclusive, init);
       double init_mag = 0;

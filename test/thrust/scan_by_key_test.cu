@@ -9,7 +9,7 @@
 
 #include <archscan/archscan.cuh>
 
-#include "thrust/scan_by_key.cuh"
+#include "thrust/scan_by_key_oracle.cuh"
 
 namespace {
 
