@@ -332,7 +332,7 @@ struct segment_lookback {
       if (!own_done) {  // uniform
         const unsigned cuts = cut_lanes(own_v, own_lanes & above(own_invalid));
         if (own_invalid == 0 || cuts != 0) {
-          own_v    = fold_lanes(own_v, j, op, above(own_invalid)).value;
+          own_v    = fold_lanes_from(own_v, j, op, cuts).value;
           own_cut  = cuts != 0;
           own_done = true;
           if (j == segment - 1 && lane == 0) {
@@ -353,11 +353,7 @@ struct segment_lookback {
     if (!own_cut) {
       const int first  = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
       base             = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
-      if constexpr (detail::is_keyed_v<T>) {  // a cut's R stands for the fold up to it: it restarts
-        if (latest_cut) {
-          base.value.flags = static_cast<std::uint8_t>(base.value.flags | T::restarts_bit);
-        }
-      }
+      if (latest_cut) base.value = from_cut(base.value);  // a cut's R stands for the fold up to it
       // Rolled: the segments after the anchor are few, and unrolled shuffles cost the tile registers.
       for (int l = first; l < segment; ++l) base = combine(base, maybe<T>{warp::shfl_idx(end_v, l), 1});
     }
@@ -435,19 +431,25 @@ struct segment_lookback {
   static constexpr bool unrolled = sizeof(T) <= 16;
 
   //! Lanes [0, count) of `v` folded left to right (absent for count 0); `count` is the same in
-  //! every lane. By-key items fold from the last cut among `lanes` (`cut_lanes`), from lane 0 where
-  //! there is none: the caller makes sure that every lane the fold reads holds its value (all of
-  //! [0, count), or a cut among `lanes` and every lane from it to count - 1).
+  //! every lane. By-key items fold from the last cut among them (`cut_lanes`), from lane 0 where
+  //! there is none.
   template <class Op>
-  __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op, unsigned lanes = ~0u) {
+  __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op) {
+    return fold_lanes_from(v, count, op, cut_lanes(v, count >= warp::threads ? ~0u : (1u << count) - 1u));
+  }
+
+  //! The same fold, for by-key items from the last of `cuts` (cut lanes among [0, count), as
+  //! `cut_lanes` finds them; 0: from lane 0): the caller makes sure that every lane the fold reads
+  //! holds its value (all of [0, count), or the last cut and every lane from it to count - 1).
+  //! Other accumulators have no cuts and fold from lane 0.
+  template <class Op>
+  __device__ static detail::maybe<T> fold_lanes_from(const T& v, int count, Op& op, unsigned cuts) {
     static_assert(!detail::is_keyed_v<T> || detail::is_segmented_op_v<Op>, "by-key items fold under segmented_op");
     if constexpr (detail::is_keyed_v<T>) {
       // From the last cut: a few steps at most where tiles hold segment starts, instead of count - 1.
-      const unsigned in   = count >= warp::threads ? ~0u : (1u << count) - 1u;
-      const unsigned cuts = cut_lanes(v, in & lanes);
-      const int m         = cuts != 0 ? 31 - __clz(cuts) : 0;
-      T acc               = warp::shfl_idx(v, m);
-      if (cuts != 0) acc.flags = static_cast<std::uint8_t>(acc.flags | T::restarts_bit);
+      const int m = cuts != 0 ? 31 - __clz(cuts) : 0;
+      T acc       = warp::shfl_idx(v, m);
+      if (cuts != 0) acc = from_cut(acc);
 #pragma unroll 1
       for (int l = m + 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
       return detail::maybe<T>{acc, count > 0 ? 1 : 0};
@@ -464,6 +466,14 @@ struct segment_lookback {
       for (int l = 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
     }
     return detail::maybe<T>{acc, count > 0 ? 1 : 0};
+  }
+
+  //! `v` standing for a fold that starts at a cut, whatever came before it: by-key items with their
+  //! restarts flag set, so that combined after anything they stay themselves (detail/keyed.cuh);
+  //! other accumulators unchanged (they have no cuts).
+  __device__ static T from_cut(T v) {
+    if constexpr (detail::is_keyed_v<T>) v.flags = static_cast<std::uint8_t>(v.flags | T::restarts_bit);
+    return v;
   }
 
   //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time (`count` the same
