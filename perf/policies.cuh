@@ -132,19 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! native whose chain of prefixes walks back `Segments` segments a round (probe 6).
-template <int Segments>
-struct native_walk_back : native_tuning {
-  static constexpr int walk_back_segments = Segments;
-};
-inline auto probe_trough_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_walk_back<2>, false>>{"archscan::native_wb2_nosync", {}},
-                         named_policy<policy<native_walk_back<4>, false>>{"archscan::native_wb4_nosync", {}},
-                         named_policy<policy<native_walk_back<8>, false>>{"archscan::native_wb8_nosync", {}},
-                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

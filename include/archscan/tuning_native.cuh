@@ -158,8 +158,6 @@ struct native_tuning {
   //! The same for by-key items, compared with sizeof(keyed<value>): the segment states always. H100,
   //! by-key 2^30, x CUB (chain / segment states): int8 0.59 / 1.05, int32 0.59 / 0.72.
   static constexpr std::size_t keyed_prefix_chain_max_bytes = 0;
-  //! How many segments the chain's walk back polls at once (probe 6).
-  static constexpr int walk_back_segments = 1;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;

@@ -404,41 +404,22 @@ struct segment_lookback {
         break;
       }
     }
-    // Segments start..s-1: R_k from its 32 aggregates, or P_k+1 itself where its end has published;
-    // `walk_back_segments` of them polled at once, in order within each batch.
-    constexpr int batch = Config::walk_back_segments;
-    static_assert(batch >= 1 && batch <= 32, "walk_back_segments: 1 to 32");
-    for (std::int64_t k0 = start; k0 < s; k0 += batch) {
-      const int count = s - k0 < batch ? static_cast<int>(s - k0) : batch;
-      T v[batch] = {};
-      unsigned ready = 0;  // bit i: segment k0 + i has all its aggregates, or its last tile its prefix
-      unsigned ends  = 0;  // bit i: segment k0 + i's last tile has published its prefix (P_k0+i+1)
+    // Segments start..s-1: R_k from its 32 aggregates, or P_k+1 itself where its end has published.
+    for (std::int64_t k = start; k < s; ++k) {
+      T v{};
       backoff<Config> b;
-      for (;;) {
-        tile_status sk[batch];
-#pragma unroll
-        for (int i = 0; i < batch; ++i) {
-          const bool poll = i < count && ((ready >> i) & 1u) == 0;
-          sk[i]           = poll ? st.poll((k0 + i) * segment + lane, v[i]) : status_aggregate;
-        }
-#pragma unroll
-        for (int i = 0; i < batch; ++i) {
-          const unsigned invalid = __ballot_sync(warp::full_mask, sk[i] == status_invalid);
-          const bool end = (__ballot_sync(warp::full_mask, sk[i] == status_prefix) >> (segment - 1)) & 1u;
-          if (end) ends |= 1u << i;
-          if (i < count && (invalid == 0 || end)) ready |= 1u << i;
-        }
-        if (ready == (count >= 32 ? ~0u : (1u << count) - 1u)) break;
+      unsigned prefix;
+      for (;;) {  // until segment k's tiles have all published, or its last tile its prefix
+        const tile_status sk   = st.poll(k * segment + lane, v);
+        const unsigned invalid = __ballot_sync(warp::full_mask, sk == status_invalid);
+        prefix                 = __ballot_sync(warp::full_mask, sk == status_prefix);
+        if (invalid == 0 || (prefix >> (segment - 1)) & 1u) break;
         b.wait();
       }
-#pragma unroll
-      for (int i = 0; i < batch; ++i) {
-        if (i >= count) break;
-        if ((ends >> i) & 1u) {
-          base = maybe<T>{warp::shfl_idx(v[i], segment - 1), 1};
-        } else {
-          base = detail::maybe_op<Op>{op}(base, maybe<T>{fold_lanes(v[i], segment, op).value, 1});
-        }
+      if ((prefix >> (segment - 1)) & 1u) {
+        base = maybe<T>{warp::shfl_idx(v, segment - 1), 1};
+      } else {
+        base = detail::maybe_op<Op>{op}(base, maybe<T>{fold_lanes(v, segment, op).value, 1});
       }
     }
     return base;
