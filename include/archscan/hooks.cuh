@@ -17,6 +17,10 @@
 //!                                          per tile (ablation of guide 4.1.3; the other schedule)
 //!   bool tree_fold                         native: fold look-back windows as a tree, as turing does
 //!                                          (not deterministic; measures what determinism costs)
+//!   static __device__ void mark(std::int64_t tile, tile_event e)
+//!                                          transposed tiles (the turing and native families): thread 0
+//!                                          calls it at each of a tile's events, for timelines
+//!                                          (perf/timeline.cu)
 
 #include <cstdint>
 #include <type_traits>
@@ -25,6 +29,11 @@ namespace archscan {
 
 //! No hooks: what every shipped policy runs with.
 struct no_hooks {};
+
+//! A tile's events, in order, for the `mark` hook: its id known, its aggregate known (its input
+//! loaded and scanned), its exclusive prefix known (after the look-back or the wave's fold), its
+//! stores issued.
+enum class tile_event : int { started, aggregated, prefixed, stored, count };
 
 //! `Tuning` with hooks `Hooks` attached (a tuning in every other respect).
 template <class Tuning, class Hooks>
@@ -64,6 +73,11 @@ struct tree_fold_of : std::false_type {};
 template <class H>
 struct tree_fold_of<H, std::void_t<decltype(H::tree_fold)>> : std::bool_constant<H::tree_fold> {};
 
+template <class H, class = void>
+struct has_mark : std::false_type {};
+template <class H>
+struct has_mark<H, std::void_t<decltype(&H::mark)>> : std::true_type {};
+
 //! The hooks a tuning carries, with every field defaulted to off.
 template <class Hooks>
 struct hook_traits {
@@ -72,6 +86,13 @@ struct hook_traits {
   static constexpr int resident_blocks_per_sm = resident_blocks_of<Hooks>::value;
   static constexpr bool tree_fold             = tree_fold_of<Hooks>::value;
   static_assert(starve_every >= 0 && resident_blocks_per_sm >= 0, "hooks: counts are not negative");
+
+  //! Measuring only: thread 0 reports a tile's event (compiled out without the hook).
+  __device__ __forceinline__ static void mark(std::int64_t tile, tile_event e) {
+    if constexpr (has_mark<Hooks>::value) {
+      if (threadIdx.x == 0) Hooks::mark(tile, e);
+    }
+  }
 
   //! Testing only: a chosen tile sleeps before publishing anything (compiled out without the hook).
   __device__ __forceinline__ static void starve(std::int64_t tile) {

@@ -275,6 +275,7 @@ struct transposed_tile {
   //! leaves the exclusive prefix of a tile > 0 in `*s.tile_prefix`, visible to the block when it returns.
   template <class FindPrefix>
   __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix) {
+    hooks::mark(tile, tile_event::started);
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
@@ -285,6 +286,7 @@ struct transposed_tile {
           p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
           [&](int j, const T& scanned) { x.set(j, static_cast<out_element>(p.finish(scanned))); });
       store_packed(p, base, rest, s, x);
+      hooks::mark(tile, tile_event::stored);
       return;
     }
     finished y[items];
@@ -300,6 +302,7 @@ struct transposed_tile {
       scan_items(p, tile, s, find_prefix, [&](int j) { return x[j]; }, put);
     }
     store_items(p, base, rest, s, y);
+    hooks::mark(tile, tile_event::stored);
   }
 
   //! The tile's items, read by `item(j)` (item j of this thread, blocked), scanned: `put(j, scanned)`
@@ -311,8 +314,10 @@ struct transposed_tile {
     const T thread_total = reduce(item, p.op);
     T thread_exclusive;
     const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
+    hooks::mark(tile, tile_event::aggregated);
     // The tile's exclusive prefix: the seed for tile 0 (if any), else what find_prefix left.
     find_prefix(aggregate);
+    hooks::mark(tile, tile_event::prefixed);
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
 
     // This thread's prefix, then the rescan of its items in place.
