@@ -26,11 +26,13 @@
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
 #               native's (walk and tree) and CUB's by-key int32 and double sums at 2^26 (perf/profile.cu):
 #               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
+#   timeline    when each of native's tiles starts, has its aggregate, its prefix, and stores: double at
+#               2^21..2^24, int32 at 2^22 and 2^23 (perf/timeline.cu; summary and plots: perf/timeline.py) <1 min
 # A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -128,6 +130,14 @@ for part in ${parts//,/ }; do
           build/gpu/perf/archscan-profile "$lg" > "$out/ncu_$lg.txt" 2>&1
         echo "ncu rc=$?" >> "$out/ncu_$lg.txt"
       done
+      ;;
+    timeline)
+      [ -f build/gpu/build.ninja ] || cmake --preset gpu -B build/gpu > "$out/timeline-configure.txt" 2>&1
+      cmake --build build/gpu --target archscan-timeline > "$out/timeline-build.txt" 2>&1 || tail -n 20 "$out/timeline-build.txt"
+      mkdir -p "$out/timeline"
+      build/gpu/perf/archscan-timeline "$out/timeline/timeline.json" > "$out/timeline/run.txt" 2>&1
+      echo "timeline rc=$?" >> "$out/timeline/run.txt"
+      python3 perf/timeline.py "$out/timeline/timeline.json" "$out/timeline" > "$out/timeline/summary.txt" 2>&1
       ;;
     cccl-ab)
       perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1
