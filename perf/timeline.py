@@ -7,7 +7,7 @@ For each case (the run of median time among its calls), prints the kernel's span
 timer, the median and 90th percentile of each tile's phases (load and block scan: started ->
 aggregated; look-back: aggregated -> prefixed; rescan and stores: prefixed -> stored), and how many
 tiles run at once over the span. With PLOT_DIR, draws each case's tiles over time (one line a tile,
-coloured by phase) into PLOT_DIR/timeline_<type>_<log2 n>.png.
+coloured by phase) into PLOT_DIR/timeline_<policy>_<type>_<log2 n>.png (when matplotlib is there).
 """
 import gzip
 import json
@@ -63,10 +63,7 @@ def summarize(case):
     return rel, span, log_n
 
 
-def plot(case, rel, span, log_n, out_dir):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot(plt, case, rel, span, log_n, out_dir):
     fig, ax = plt.subplots(figsize=(10, 6))
     for i, t in enumerate(rel):
         ax.plot([t[0], t[1]], [i, i], color="tab:blue", linewidth=0.6)
@@ -86,11 +83,19 @@ def main():
     opener = gzip.open if sys.argv[1].endswith(".gz") else open
     with opener(sys.argv[1], "rt") as f:
         data = json.load(f)
+    plt = None
+    if len(sys.argv) > 2:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("no matplotlib: no plots")
     print(f'{data["device"]}, {data["sms"]} SMs')
     for case in data["cases"]:
         rel, span, log_n = summarize(case)
-        if len(sys.argv) > 2:
-            plot(case, rel, span, log_n, sys.argv[2])
+        if plt is not None:
+            plot(plt, case, rel, span, log_n, sys.argv[2])
 
 
 if __name__ == "__main__":

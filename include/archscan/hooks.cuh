@@ -30,9 +30,10 @@ namespace archscan {
 //! No hooks: what every shipped policy runs with.
 struct no_hooks {};
 
-//! A tile's events, in order, for the `mark` hook: its id known, its aggregate known (its input
-//! loaded and scanned), its exclusive prefix known (after the look-back or the wave's fold), its
-//! stores issued.
+//! A tile's events, in order, for the `mark` hook, as thread 0 sees them: its id known, its
+//! aggregate known (its input loaded and scanned), its exclusive prefix known (after the look-back
+//! or the wave's fold), its own stores issued (the block's other threads may still be storing).
+//! Tile ids are those of the launch (under the rank dispatch, of the rank's slice).
 enum class tile_event : int { started, aggregated, prefixed, stored, count };
 
 //! `Tuning` with hooks `Hooks` attached (a tuning in every other respect).
@@ -76,7 +77,7 @@ struct tree_fold_of<H, std::void_t<decltype(H::tree_fold)>> : std::bool_constant
 template <class H, class = void>
 struct has_mark : std::false_type {};
 template <class H>
-struct has_mark<H, std::void_t<decltype(&H::mark)>> : std::true_type {};
+struct has_mark<H, std::void_t<decltype(H::mark(std::int64_t{}, tile_event{}))>> : std::true_type {};
 
 //! The hooks a tuning carries, with every field defaulted to off.
 template <class Hooks>

@@ -47,9 +47,9 @@ struct non_decreasing {
 };
 
 //! cub::DeviceScanByKey into `cub_out` and thrust::cuda::par into `par_out`, both over the n items
-//! of `keys` and `in`. Defined in scan_by_key_oracle.cuh, and compiled once for scan_value_ops and
-//! both predicates (scan_by_key_oracles.cu): in each family's unit the oracles' kernels compiled
-//! again, and they took as long as the family's own.
+//! of `keys` and `in`. Defined in scan_by_key_oracle.cuh, and explicitly instantiated once for
+//! scan_value_ops and both predicates (scan_by_key_oracles.cu): in each family's unit the oracles'
+//! kernels compiled again, and they took as long as the family's own.
 template <class T, class Op, class Pred>
 void oracle_scan_by_key(device_buffer<int>& keys, device_buffer<T>& in, device_buffer<T>& cub_out,
                         device_buffer<T>& par_out, std::int64_t n, bool exclusive, T init, Op op, Pred pred);
