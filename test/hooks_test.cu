@@ -11,6 +11,7 @@
 
 #include <archscan/archscan.cuh>
 
+#include "support/cases.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 #include "support/values.cuh"
@@ -44,12 +45,6 @@ struct marking_hooks {
 };
 
 template <class Tuning, class T>
-std::int64_t tile_items() {
-  using row = archscan::row_for<Tuning, sizeof(T)>;
-  return static_cast<std::int64_t>(row::block_threads) * row::items_per_thread;
-}
-
-template <class Tuning, class T>
 void check_marks(std::int64_t n) {
   const std::vector<unsigned> zero_counts(max_tiles * events, 0);
   const unsigned zero = 0;
@@ -63,10 +58,7 @@ void check_marks(std::int64_t n) {
   const archscan::policy<archscan::with_hooks<Tuning, marking_hooks>> policy;
   thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), thrust::plus<T>{});
 
-  std::vector<T> want(items.size());
-  T acc = 0;
-  for (std::size_t i = 0; i < items.size(); ++i) want[i] = acc = static_cast<T>(acc + items[i]);  // uint8: mod 256
-  ASSERT_EQ(out.to_host(), want) << "n=" << n;
+  ASSERT_EQ(out.to_host(), archscan::test::host_scan(items, thrust::plus<T>{}, false, false, T{})) << "n=" << n;
 
   std::vector<unsigned> counts(max_tiles * events);
   std::vector<unsigned long long> times(max_tiles * events);
@@ -77,7 +69,8 @@ void check_marks(std::int64_t n) {
   ARCHSCAN_CUDA_OK(cudaMemcpyFromSymbol(&disorder, d_out_of_order, sizeof(disorder)));
   EXPECT_EQ(others, 0u) << "n=" << n;
   EXPECT_EQ(disorder, 0u) << "n=" << n;
-  const std::int64_t tiles = (n + tile_items<Tuning, T>() - 1) / tile_items<Tuning, T>();
+  const std::int64_t tile  = archscan::test::row_tile_items<Tuning, T>();
+  const std::int64_t tiles = (n + tile - 1) / tile;
   ASSERT_LE(tiles, max_tiles);
   for (std::int64_t t = 0; t < max_tiles; ++t) {
     for (int e = 0; e < events; ++e) {
@@ -91,7 +84,7 @@ void check_marks(std::int64_t n) {
 //! Sizes that take the row's own tiles (no small ones: more than small_tiles_max of those).
 template <class Tuning, class T>
 void check_tuning() {
-  const std::int64_t tile = tile_items<Tuning, T>();
+  const std::int64_t tile = archscan::test::row_tile_items<Tuning, T>();
   check_marks<Tuning, T>(tile - 3);         // one tile
   check_marks<Tuning, T>(100 * tile - 5);   // a wave on any GPU of 25 SMs or more
   // More tiles than any GPU holds at once (the look-back); under compute-sanitizer

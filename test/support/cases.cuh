@@ -77,16 +77,29 @@ struct family_policies<Family, policy_list<P...>> {
 
 //! The value types and operators of the scan suite: sums of every width (one- and two-byte sums
 //! typed, so that every form accumulates in the item's width and wraps), a max, and a
-//! non-commutative user type.
-using scan_value_ops = type_list<value_op<std::int32_t, thrust::plus<>>,                 //
-                                 value_op<std::int32_t, thrust::maximum<>>,              //
-                                 value_op<std::uint8_t, thrust::plus<>>,                 //
-                                 value_op<std::int8_t, thrust::plus<std::int8_t>>,       //
-                                 value_op<std::int16_t, thrust::plus<std::int16_t>>,     //
-                                 value_op<std::int64_t, thrust::plus<>>,                 //
-                                 value_op<float, thrust::plus<>>,                        //
-                                 value_op<double, thrust::plus<>>,                       //
-                                 value_op<mat2, mat2_mul>>;
+//! non-commutative user type. One list, as X(value, operator) entries, for code that must name each
+//! (explicit instantiations: test/thrust/scan_by_key_oracles.cu), and as a type below.
+#define ARCHSCAN_SCAN_VALUE_OPS(X)                \
+  X(std::int32_t, thrust::plus<>)                 \
+  X(std::int32_t, thrust::maximum<>)              \
+  X(std::uint8_t, thrust::plus<>)                 \
+  X(std::int8_t, thrust::plus<std::int8_t>)       \
+  X(std::int16_t, thrust::plus<std::int16_t>)     \
+  X(std::int64_t, thrust::plus<>)                 \
+  X(float, thrust::plus<>)                        \
+  X(double, thrust::plus<>)                       \
+  X(mat2, mat2_mul)
+
+template <class List>
+struct without_first;
+template <class... VO>
+struct without_first<type_list<void, VO...>> {
+  using type = type_list<VO...>;
+};
+// Each entry a ", value_op<...>" after a leading void, dropped again.
+#define ARCHSCAN_VALUE_OP_ENTRY(T, Op) , value_op<T, Op>
+using scan_value_ops = typename without_first<type_list<void ARCHSCAN_SCAN_VALUE_OPS(ARCHSCAN_VALUE_OP_ENTRY)>>::type;
+#undef ARCHSCAN_VALUE_OP_ENTRY
 template <class Policies, class ValueOps>
 struct cross_list;
 template <class Policies, class... VO>

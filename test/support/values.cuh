@@ -104,6 +104,14 @@ inline std::vector<std::int64_t> short_sizes() {
   return {0, 1, 2, 33, 1023, 1025, 4097, 65537, 1000003};
 }
 
+//! The items of one of `Tuning`'s tiles for `T`: its row for sizeof(T) (tuning.cuh), at
+//! items_per_thread (neither the small nor the large tiles of a native row).
+template <class Tuning, class T>
+constexpr std::int64_t row_tile_items() {
+  using row = archscan::row_for<Tuning, sizeof(T)>;
+  return static_cast<std::int64_t>(row::block_threads) * row::items_per_thread;
+}
+
 //! Sizes around a native row's large tiles (taken from its large_from_items up: tuning.cuh), beyond
 //! the lists above: just below, at and above the threshold, whole tiles only, and a partial last tile.
 template <class Row>

@@ -38,11 +38,6 @@ struct starve_hooks {
 };
 using starving_wave_tuning = archscan::with_hooks<wave_tuning, starve_hooks>;
 
-template <class Tuning, class T>
-constexpr std::int64_t tile_items() {
-  using row = archscan::row_for<Tuning, sizeof(T)>;
-  return static_cast<std::int64_t>(row::block_threads) * row::items_per_thread;
-}
 
 //! Tile counts: two (the smallest wave), runs of the 32-lane fold, and around 1056 and 1184, the
 //! resident int32 tiles of an H100 and a B200 (132 or 148 SMs x 8 blocks), and 2000 (no GPU holds
@@ -93,13 +88,13 @@ void check_int32_sums(const std::vector<std::int64_t>& ns) {
 
 TEST(TuringWave, Int32SumsAroundFoldRunsAndResidentCapacity) {
   ARCHSCAN_REQUIRE_GPU();
-  check_int32_sums<wave_tuning>(sizes(tile_items<wave_tuning, int>()));
+  check_int32_sums<wave_tuning>(sizes(archscan::test::row_tile_items<wave_tuning, int>()));
 }
 
 TEST(TuringWave, NonCommutativeSeededInPlace) {
   ARCHSCAN_REQUIRE_GPU();
   const archscan::policy<wave_tuning> wave{};
-  const std::int64_t tile = tile_items<wave_tuning, mat2>();
+  const std::int64_t tile = archscan::test::row_tile_items<wave_tuning, mat2>();
   for (const std::int64_t tiles : {2, 33, 100, archscan::test::short_run() ? 101 : 600}) {
     const std::int64_t n = tiles * tile - 5;
     const auto h         = random_values<mat2>(n, static_cast<std::uint64_t>(tiles));
@@ -116,14 +111,14 @@ TEST(TuringWave, NonCommutativeSeededInPlace) {
 
 TEST(TuringWave, StarvedTilesWaitAtTheBarrier) {
   ARCHSCAN_REQUIRE_GPU();
-  const std::int64_t tile = tile_items<starving_wave_tuning, int>();
+  const std::int64_t tile = archscan::test::row_tile_items<starving_wave_tuning, int>();
   check_int32_sums<starving_wave_tuning>({2 * tile, 50 * tile + 123, 300 * tile + 7});  // 300 tiles: 43 starve
 }
 
 TEST(TuringWave, FloatResultsRepeatBitForBit) {
   ARCHSCAN_REQUIRE_GPU();
   const archscan::policy<wave_tuning> wave{};
-  const std::int64_t n = 200 * tile_items<wave_tuning, float>() + 77;
+  const std::int64_t n = 200 * archscan::test::row_tile_items<wave_tuning, float>() + 77;
   const auto h         = random_values<float>(n, 5);
   device_buffer<float> d_in(h), first(n), again(n);
   first.poison();
