@@ -132,41 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! native on resident blocks, each looping over tiles (the resident_blocks_per_sm hook, capped at what
-//! fits), and those blocks staging their next tile's input while they wait (stage_next_tile).
-struct native_resident_hooks {
-  static constexpr int resident_blocks_per_sm = 32;
-};
-struct native_staged_hooks : native_resident_hooks {
-  static constexpr bool stage_next_tile = true;
-};
-template <class Tuning>
-using native_staged = with_hooks<Tuning, native_staged_hooks>;
-//! Four-byte accumulators (row_4) on other shapes, small tiles as native's.
-template <int Threads, int Items, int MinBlocks>
-struct native_row4 : native_tuning {
-  using row_4 = shape_row<Threads, Items, MinBlocks, 16>;
-};
-
-//! The probe's lists for the trough (4- and 8-byte items at 2^22..2^24): native beside resident
-//! blocks alone, and staging on native's shapes and on shapes that keep more blocks an SM.
-inline auto probe_staged_4byte_policies() {
-  return std::make_tuple(
-      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-      named_policy<policy<with_hooks<native_tuning, native_resident_hooks>, false>>{"archscan::native_resident_nosync", {}},
-      named_policy<policy<native_staged<native_tuning>, false>>{"archscan::native_staged_nosync", {}},
-      named_policy<policy<native_staged<native_row4<256, 32, 3>>, false>>{"archscan::native_staged_r4_256x32m3_nosync", {}},
-      named_policy<policy<native_staged<native_row4<256, 24, 4>>, false>>{"archscan::native_staged_r4_256x24m4_nosync", {}});
-}
-inline auto probe_staged_8byte_policies() {
-  return std::make_tuple(
-      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-      named_policy<policy<with_hooks<native_tuning, native_resident_hooks>, false>>{"archscan::native_resident_nosync", {}},
-      named_policy<policy<native_staged<native_tuning>, false>>{"archscan::native_staged_nosync", {}},
-      named_policy<policy<native_staged<native_row8<256, 16, 3>>, false>>{"archscan::native_staged_r8_256x16m3_nosync", {}},
-      named_policy<policy<native_staged<native_row8<256, 12, 4>>, false>>{"archscan::native_staged_r8_256x12m4_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

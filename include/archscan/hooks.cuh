@@ -17,9 +17,6 @@
 //!                                          per tile (ablation of guide 4.1.3; the other schedule)
 //!   bool tree_fold                         native: fold look-back windows as a tree, as turing does
 //!                                          (not deterministic; measures what determinism costs)
-//!   bool stage_next_tile                   native's look-back with resident_blocks_per_sm: each block
-//!                                          copies its next full tile's input into shared memory
-//!                                          (cp.async) while it waits for the current tile's prefix
 //!   static __device__ void mark(std::int64_t tile, tile_event e)
 //!                                          transposed tiles (the turing and native families): thread 0
 //!                                          calls it at each of a tile's events, for timelines
@@ -78,11 +75,6 @@ template <class H>
 struct tree_fold_of<H, std::void_t<decltype(H::tree_fold)>> : std::bool_constant<H::tree_fold> {};
 
 template <class H, class = void>
-struct stage_next_tile_of : std::false_type {};
-template <class H>
-struct stage_next_tile_of<H, std::void_t<decltype(H::stage_next_tile)>> : std::bool_constant<H::stage_next_tile> {};
-
-template <class H, class = void>
 struct has_mark : std::false_type {};
 template <class H>
 struct has_mark<H, std::void_t<decltype(H::mark(std::int64_t{}, tile_event{}))>> : std::true_type {};
@@ -94,9 +86,7 @@ struct hook_traits {
   static constexpr unsigned starve_ns         = starve_ns_of<Hooks>::value;
   static constexpr int resident_blocks_per_sm = resident_blocks_of<Hooks>::value;
   static constexpr bool tree_fold             = tree_fold_of<Hooks>::value;
-  static constexpr bool stage_next_tile       = stage_next_tile_of<Hooks>::value;
   static_assert(starve_every >= 0 && resident_blocks_per_sm >= 0, "hooks: counts are not negative");
-  static_assert(!stage_next_tile || resident_blocks_per_sm > 0, "hooks: staging the next tile needs resident blocks");
 
   //! Measuring only: thread 0 reports a tile's event (compiled out without the hook).
   __device__ __forceinline__ static void mark(std::int64_t tile, tile_event e) {

@@ -22,8 +22,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include <archscan/detail/async_copy.cuh>
-
 namespace archscan::block {
 
 template <class U, int Items>
@@ -47,27 +45,8 @@ struct vector_transpose {
   template <class T>
   __device__ static void striped_to_blocked(const vector (&striped)[lane_vectors], T (&items)[Items], vector* region) {
     static_assert(fits, "Items must split into whole 16-byte vectors");
-    write_striped(striped, region, static_cast<int>(threadIdx.x) % lanes);
-    staged_to_blocked(items, region);
-  }
-
-  //! striped_to_blocked's first half straight from memory: this lane's vectors of the warp segment at
-  //! `warp_start` (vector k * 32 + lane) copied to their slots in `region` without waiting for them
-  //! (detail/async_copy.cuh), so that the warp may work on while they land. The caller commits and
-  //! waits for the copies, then calls staged_to_blocked.
-  __device__ static void stage_striped(const vector* warp_start, vector* region) {
-    static_assert(fits, "Items must split into whole 16-byte vectors");
     const int lane = static_cast<int>(threadIdx.x) % lanes;
-#pragma unroll
-    for (int k = 0; k < lane_vectors; ++k) detail::async_copy_16(region + slot(k * lanes + lane), warp_start + k * lanes + lane);
-  }
-
-  //! striped_to_blocked's second half: the lane's blocked values from a region whose striped vectors
-  //! this lane's warp has written (or whose copies it has waited for).
-  template <class T>
-  __device__ static void staged_to_blocked(T (&items)[Items], const vector* region) {
-    static_assert(fits, "Items must split into whole 16-byte vectors");
-    const int lane = static_cast<int>(threadIdx.x) % lanes;
+    write_striped(striped, region, lane);
     __syncwarp(0xffffffffu);
 #pragma unroll
     for (int j = 0; j < lane_vectors; ++j) {

@@ -34,7 +34,6 @@
 #include <archscan/detail/keyed.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
-#include <archscan/detail/async_copy.cuh>
 #include <archscan/detail/read_only.cuh>
 #include <archscan/detail/vector_access.cuh>
 #include <archscan/hooks.cuh>
@@ -106,32 +105,16 @@ struct transposed_tile {
                                                   vector_warp_bytes<key_element, Items>(), vector_warp_bytes<value_element, Items>());
     return detail::align_up(transposed > vectors ? transposed : vectors, 16);
   }
-  //! Whether tiles of `Items` per thread stage their next tile's input (the stage_next_tile hook):
-  //! full tiles of plain items loaded as 16-byte vectors, neither split by key nor kept packed.
-  template <int Items>
-  static constexpr bool stages_at() {
-    return detail::hook_traits<Hooks>::stage_next_tile && !splits_keyed && vectors_fit<in_element, Items>() &&
-           !(vectors_fit<out_element, Items>() && detail::narrow_same_width<in_element, out_element>());
-  }
-  //! Each warp's staging region: the striped vectors of its segment of the next tile.
-  template <int Items>
-  static constexpr std::size_t stage_region_bytes() {
-    return stages_at<Items>() ? vector_warp_bytes<in_element, Items>() : 0;
-  }
-  //! Shared memory of a tile with `Items` per thread (exchange regions, block scan, broadcasts, staging).
+  //! Shared memory of a tile with `Items` per thread (exchange regions, block scan, broadcasts).
   template <int Items, bool Transpose>
   static constexpr std::size_t smem_for() {
     const std::size_t buffer = Transpose ? (threads / 32) * warp_region_bytes<Items>() : 0;
     const std::size_t scans  = sizeof(typename block::warp_totals_scan<T, threads>::storage);
-    return detail::align_up(buffer, 16) + detail::align_up(scans, 16) + detail::align_up(sizeof(T), 16) + 16 +
-           (threads / 32) * stage_region_bytes<Items>();
+    return detail::align_up(buffer, 16) + detail::align_up(scans, 16) + detail::align_up(sizeof(T), 16) + 16;
   }
   //! What a tile may take: the 48 KiB every block may use, or with the opt-in (guide 4.3.1) 64 KiB, what
-  //! the smallest CUDA 13 target (sm_75) grants, so that every row runs on every device. Staging
-  //! tiles run on sm_80 on only (their dispatch checks): 99 KiB, what sm_86 and sm_89 grant.
-  static constexpr std::size_t smem_limit = detail::hook_traits<Hooks>::stage_next_tile ? 99 * 1024
-                                            : Tuning::opt_in_large_smem                  ? 64 * 1024
-                                                                                         : 48 * 1024;
+  //! the smallest CUDA 13 target (sm_75) grants, so that every row runs on every device.
+  static constexpr std::size_t smem_limit = Tuning::opt_in_large_smem ? 64 * 1024 : 48 * 1024;
   //! The warp transpose, unless even one item per thread would overflow the limit (accumulators of
   //! hundreds of bytes): then each thread loads its own items, which for such items are whole
   //! cache lines anyway.
@@ -165,13 +148,9 @@ struct transposed_tile {
       vector_loads && vector_stores && detail::narrow_same_width<in_element, out_element>();
   using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
   //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
-  //! Full tiles stage their input when the stage_next_tile hook asks (stages_at).
-  static constexpr bool stages = transposes && stages_at<items>();
-  using staged_vectors         = block::vector_transpose<std::conditional_t<stages, in_element, unsigned char>, items>;
   static constexpr bool keyed_vector_loads =
       splits_keyed && transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
   static constexpr std::size_t region_bytes = warp_region_bytes<items>();
-  static constexpr std::size_t stage_bytes  = stage_region_bytes<items>();  //!< each warp's staging region
   using scan      = block::warp_totals_scan<T, threads>;
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
   using look      = window_lookback<T, Tuning>;
@@ -183,7 +162,6 @@ struct transposed_tile {
     typename scan::storage* scan_storage;
     T* tile_prefix;
     std::int64_t* tile_ids;  //!< two slots, used alternately, so no barrier ends a tile
-    uint4* stage_region;     //!< this warp's staging region (staging tiles only)
 
     __device__ explicit smem_view(unsigned char* raw) {
       std::size_t at = 0;
@@ -194,8 +172,6 @@ struct transposed_tile {
       tile_prefix = reinterpret_cast<T*>(raw + at);
       at += detail::align_up(sizeof(T), 16);
       tile_ids = reinterpret_cast<std::int64_t*>(raw + at);
-      at += 16;
-      stage_region = reinterpret_cast<uint4*>(raw + at + (threadIdx.x / 32) * stage_bytes);
     }
     template <class U = exchanged>
     __device__ U* transpose_region() const { return reinterpret_cast<U*>(warp_region); }
@@ -245,10 +221,6 @@ struct transposed_tile {
   template <bool Ordered = false>
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw) {
-    if constexpr (stages) {
-      scan_staged_tiles<Ordered>(p, st, tiles, lookback_delay_ns, raw);
-      return;
-    }
     const smem_view s(raw);
     if (threadIdx.x == 0) s.tile_ids[0] = st.next_tile();
     __syncthreads();
@@ -267,51 +239,6 @@ struct transposed_tile {
         }
       });
       if constexpr (!resident) return;
-    }
-  }
-
-  //! scan_tiles for staging tiles (`stages`): a grid of resident blocks, each copying its next full
-  //! tile's input into its staging regions (cp.async, detail/async_copy.cuh) once the current tile's
-  //! aggregate is known, so that those loads are in flight while warp 0 waits for the current
-  //! tile's prefix and the block stores. Without it a block loads nothing while it waits, and when
-  //! every resident tile waits at once the memory idles (perf/NOTES.md, the timeline).
-  //! The next tile is claimed as the current one starts; its id reaches every thread through the
-  //! block scan's barrier. Each warp stages and reads only its own segment, so `__syncwarp` orders
-  //! a warp's reads of one tile before its copies of the next. Progress holds as in scan_tiles: a
-  //! block's tiles increase, and a tile waits only for smaller ids, whose blocks are on them.
-  //! Partial tiles, and inputs off 16 bytes, load as run_tile does. The items and the folds are those
-  //! of the other routes: the same bits.
-  template <bool Ordered>
-  __device__ static void scan_staged_tiles(const Problem& p, const state_t& st, std::int64_t tiles,
-                                           unsigned lookback_delay_ns, unsigned char* raw) {
-    const smem_view s(raw);
-    const bool aligned = detail::aligned_16(p.in);
-    auto staged        = [&](std::int64_t tile) { return aligned && tile < tiles && (tile + 1) * tile_items <= p.n; };
-    auto stage         = [&](std::int64_t tile) {
-      staged_vectors::stage_striped(reinterpret_cast<const uint4*>(p.in + warp_first(tile * tile_items)), s.stage_region);
-      detail::async_copy_commit();
-    };
-    if (threadIdx.x == 0) s.tile_ids[0] = st.next_tile();
-    __syncthreads();
-    if (staged(s.tile_ids[0])) stage(s.tile_ids[0]);
-    for (int round = 0;; ++round) {
-      const std::int64_t tile = s.tile_ids[round & 1];
-      if (tile >= tiles) return;  // uniform: every thread read the same id after a barrier
-      // The other slot was last read before the previous round's last barrier.
-      std::int64_t* next_tile_slot = &s.tile_ids[(round + 1) & 1];
-      if (threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
-      run_tile(
-          p, tile, s,
-          [&](const T& aggregate) {
-            const std::int64_t next = *next_tile_slot;  // written before the block scan's barrier
-            if (staged(next)) stage(next);
-            if constexpr (Ordered) {
-              segment_prefix(p, tile, tiles, aggregate, s, st, nullptr, lookback_delay_ns);
-            } else {
-              lookback_prefix(p, tile, aggregate, s, st, nullptr, lookback_delay_ns);
-            }
-          },
-          staged(tile));
     }
   }
 
@@ -346,10 +273,8 @@ struct transposed_tile {
  private:
   //! One tile. `find_prefix(aggregate)`, called by every thread once the tile's aggregate is known,
   //! leaves the exclusive prefix of a tile > 0 in `*s.tile_prefix`, visible to the block when it returns.
-  //! `staged`: the tile's input is in flight to the staging regions (scan_staged_tiles).
   template <class FindPrefix>
-  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix,
-                                  bool staged = false) {
+  __device__ static void run_tile(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix) {
     hooks::mark(tile, tile_event::started);
     const std::int64_t base = tile * tile_items;
     const std::int64_t left = p.n - base;
@@ -373,16 +298,7 @@ struct transposed_tile {
       scan_items(p, tile, s, find_prefix, [&](int j) { return T::split(v[j], closes, j); }, put);
     } else {
       T x[items];
-      if constexpr (stages) {
-        if (staged) {
-          detail::async_copy_wait_all();
-          staged_vectors::staged_to_blocked(x, s.stage_region);
-        } else {
-          load_items(p, base, rest, s, x);
-        }
-      } else {
-        load_items(p, base, rest, s, x);
-      }
+      load_items(p, base, rest, s, x);
       scan_items(p, tile, s, find_prefix, [&](int j) { return x[j]; }, put);
     }
     store_items(p, base, rest, s, y);
