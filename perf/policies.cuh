@@ -132,19 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! native with the reduce-then-scan route bounded by another share of the L2 (tuning field
-//! reread_l2_percent; 0: never, the look-back past one wave).
-template <int Percent>
-struct native_reread : native_tuning {
-  static constexpr int reread_l2_percent = Percent;
-};
-//! The probe's list for the route: native beside it never and always (up to 10x the L2) taken.
-inline auto probe_reread_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_reread<0>, false>>{"archscan::native_rr0_nosync", {}},
-                         named_policy<policy<native_reread<1000>, false>>{"archscan::native_rr1000_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

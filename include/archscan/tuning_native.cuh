@@ -150,13 +150,6 @@ struct native_tuning {
   //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
   static constexpr int wave_max_tiles = 1 << 30;
 
-  //! Problems too large for one wave whose n accumulators take at most this percent of the device's
-  //! L2 run as two launches (dispatch/native_dispatch.cuh, `reduce_then_scan`): every full tile's
-  //! aggregate, then every tile scanned from their fold, its input read again from L2. Past one wave
-  //! the look-back leaves the memory idle while every resident tile waits for its prefix; the
-  //! reduction reads without waiting. The same folds: the same bits either way. 0: never.
-  static constexpr int reread_l2_percent = 100;
-
   //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain
   //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones.
   //! H100, 2^30, x CUB (chain / segment states): int32 1.13 / 1.04, double 0.99 / 0.91, 16-byte

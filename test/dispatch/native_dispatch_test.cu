@@ -1,6 +1,5 @@
 // The native family's dispatch: its plan (route, tiles, grid, tile-state storage) up to 2^40 items.
-// Nothing in it depends on the device except the grid of the resident-blocks test hook, and the
-// route (never the tiles) through the L2's size.
+// Nothing in it depends on the device except the grid of the resident-blocks test hook.
 
 #include <cstdint>
 
@@ -84,37 +83,6 @@ TEST(NativePlan, WaveWhileEveryTileFitsAndNeverWithTheResidentHook) {
   auto no_wave           = input(20000);
   no_wave.wave_max_tiles = 0;
   EXPECT_EQ(make_native_plan(no_wave).tiles.tile_items, make_native_plan(input(20000)).tiles.tile_items);
-}
-
-TEST(NativePlan, ReduceThenScanPastOneWaveWhileTheItemsFitTheBound) {
-  const std::int64_t bound = std::int64_t{50} << 20;  // 50 MiB: an H100's L2 at 100 percent
-  auto with_bound          = [&](std::int64_t n, std::size_t bytes = 4) {
-    auto in             = input(n, bytes);
-    in.reread_max_bytes = bound;
-    return in;
-  };
-  // A wave still where every tile fits; then two launches up to the bound, the look-back past it.
-  EXPECT_EQ(make_native_plan(with_bound(std::int64_t{1056} * 5120)).route, single_pass_route::wave);
-  const auto first = make_native_plan(with_bound(std::int64_t{1056} * 5120 + 1));
-  EXPECT_EQ(first.route, single_pass_route::reduce_then_scan);
-  EXPECT_EQ(first.tiles.tiles, 1057);
-  EXPECT_EQ(first.tiles.grid, 1057);
-  EXPECT_EQ(first.temp_bytes, up256(1057 * 4));  // an aggregate a tile, no tile states
-  EXPECT_EQ(make_native_plan(with_bound(bound / 4)).route, single_pass_route::reduce_then_scan);
-  EXPECT_EQ(make_native_plan(with_bound(bound / 4 + 1)).route, single_pass_route::lookback);
-  EXPECT_EQ(make_native_plan(with_bound(bound / 8, 8)).route, single_pass_route::reduce_then_scan);
-  EXPECT_EQ(make_native_plan(with_bound(bound / 8 + 1, 8)).route, single_pass_route::lookback);
-  // Where the device cannot launch a wave, from two tiles up.
-  auto no_wave        = with_bound(5121);
-  no_wave.cooperative = false;
-  EXPECT_EQ(make_native_plan(no_wave).route, single_pass_route::reduce_then_scan);
-  // Never without a bound, nor with the resident-blocks hook (which asks for the look-back).
-  EXPECT_EQ(make_native_plan(input(std::int64_t{1056} * 5120 + 1)).route, single_pass_route::lookback);
-  auto resident                   = with_bound(std::int64_t{1056} * 5120 + 1);
-  resident.resident_blocks_per_sm = 2;
-  EXPECT_EQ(make_native_plan(resident).route, single_pass_route::lookback);
-  // The same tiles as the look-back's: the same bits.
-  EXPECT_EQ(first.tiles.tile_items, make_native_plan(input(std::int64_t{1056} * 5120 + 1)).tiles.tile_items);
 }
 
 TEST(NativePlan, SmallTilesByNAlone) {

@@ -9,8 +9,7 @@
 //    several values by a test hook), as a stand-in for GPUs of other sizes;
 //  - native, whatever path a tile's items take: 16-byte vectors (one- and two-byte items packed in
 //    registers), the same tiles off 16-byte alignment, or a tuning without vectors; by key as well,
-//    where keys and values load as vectors or item by item, in a wave, over the look-back, or as a
-//    reduction of every tile and then a scan (two launches).
+//    where keys and values load as vectors or item by item, in a wave or over the look-back.
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
@@ -180,14 +179,8 @@ TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
 }
 
 //! The wave (every tile resident, one grid barrier) folds exactly as the look-back does: the same bits.
-//! Neither a wave nor the reduce-then-scan route: the look-back at every size.
 struct native_lookback_only : archscan::native_tuning {
-  static constexpr int wave_max_tiles    = 0;
-  static constexpr int reread_l2_percent = 0;
-};
-//! The reduce-then-scan route wherever there is more than one tile (up to 10 times the L2).
-struct native_reread_only : native_lookback_only {
-  static constexpr int reread_l2_percent = 1000;
+  static constexpr int wave_max_tiles = 0;
 };
 
 //! Small tiles for problems of few of them (a choice by n alone): a wave and a look-back over the
@@ -202,8 +195,7 @@ struct native_small_tiles : archscan::native_tuning {
   };
 };
 struct native_small_tiles_lookback_only : native_small_tiles {
-  static constexpr int wave_max_tiles    = 0;
-  static constexpr int reread_l2_percent = 0;
+  static constexpr int wave_max_tiles = 0;
 };
 
 //! 32-item tiles: enough of them that the look-back's window of 32 segment ends is crossed many
@@ -273,20 +265,6 @@ TEST(NativeDeterminism, ChainOfPrefixesAndSegmentStatesGiveTheSameBits) {
   }
 }
 
-//! The reduce-then-scan route (two launches: every full tile's aggregate, then every tile scanned
-//! from their fold) folds as the look-back does: over a few tiles, past one wave, and over many
-//! 32-item tiles (more aggregates than the exchange regions stage, folded from global memory).
-TEST(NativeDeterminism, ReduceThenScanGivesTheLookbacksBits) {
-  ARCHSCAN_REQUIRE_GPU();
-  for (const std::int64_t n : {std::int64_t{5121}, (std::int64_t{1} << 20) + 3, (std::int64_t{1} << 22) + 7}) {
-    expect_same_bits<native_reread_only, native_lookback_only>(n, 81);
-  }
-  for (const std::int64_t n : {std::int64_t{40} * 1024 + 3, std::int64_t{2000} * 32 - 1}) {
-    expect_same_bits<with_tiny_tiles<native_reread_only>, native_tiny_tiles_lookback_only>(n, 83);
-    expect_same_bits<with_tiny_tiles<on_segment_states<native_reread_only>>, states_tiny_tiles_lookback_only>(n, 85);
-  }
-}
-
 TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
@@ -335,7 +313,7 @@ struct misaligned {
 template <class T, class Op>
 void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, bool exact) {
   const std::int64_t n = static_cast<std::int64_t>(items.size());
-  device_buffer<T> in(items), out(n), out_per_item(n), out_aligned(n), out_reread(n);
+  device_buffer<T> in(items), out(n), out_per_item(n), out_aligned(n);
   misaligned<T> in_off(n), out_off(n), out_mixed(n);
   in_off.fill(items);
   for (const bool exclusive : {false, true}) {
@@ -351,20 +329,17 @@ void expect_same_bits_on_every_path(const std::vector<T>& items, Op op, T init, 
     out_mixed.raw.poison();
     out_per_item.poison();
     out_aligned.poison();
-    out_reread.poison();
     run(archscan::native, in.begin(), out.begin());
     run(archscan::native, in_off.first, out_off.first);
     run(archscan::native, in.begin(), out_mixed.first);
     run(archscan::native, in_off.first, out_aligned.begin());
     run(archscan::policy<native_per_item>{}, in.begin(), out_per_item.begin());
-    run(archscan::policy<native_reread_only>{}, in.begin(), out_reread.begin());
     const auto vectors = out.to_host();
     const char* what   = exclusive ? "exclusive" : "inclusive";
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_off.to_host(n))) << what << ", off 16-byte alignment, n=" << n;
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_mixed.to_host(n))) << what << ", output off alignment, n=" << n;
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_aligned.to_host())) << what << ", input off alignment, n=" << n;
     EXPECT_EQ(bytes_of(vectors), bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
-    EXPECT_EQ(bytes_of(vectors), bytes_of(out_reread.to_host())) << what << ", reduce then scan, n=" << n;
     if (!exact) continue;
     T running = init;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -403,7 +378,7 @@ void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool e
   const std::int64_t n = static_cast<std::int64_t>(values.size());
   device_buffer<int> keys(hkeys);
   device_buffer<V> in(values), out(n), out_keys_off(n), out_values_off(n), out_per_item(n), out_lookback(n),
-      out_chain(n), out_reread(n);
+      out_chain(n);
   misaligned<int> keys_off(n);
   misaligned<V> in_off(n);
   keys_off.fill(hkeys);
@@ -416,16 +391,13 @@ void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool e
         thrust::inclusive_scan_by_key(policy, k, k + n, v, result, thrust::equal_to<int>{}, op);
       }
     };
-    for (auto* b : {&out, &out_keys_off, &out_values_off, &out_per_item, &out_lookback, &out_chain, &out_reread}) {
-      b->poison();
-    }
+    for (auto* b : {&out, &out_keys_off, &out_values_off, &out_per_item, &out_lookback, &out_chain}) b->poison();
     run(archscan::native, keys.begin(), in.begin(), out.begin());
     run(archscan::native, keys_off.first, in.begin(), out_keys_off.begin());
     run(archscan::native, keys.begin(), in_off.first, out_values_off.begin());
     run(archscan::policy<native_per_item>{}, keys.begin(), in.begin(), out_per_item.begin());
     run(archscan::policy<native_lookback_only>{}, keys.begin(), in.begin(), out_lookback.begin());
     run(archscan::policy<on_prefix_chain<native_lookback_only>>{}, keys.begin(), in.begin(), out_chain.begin());
-    run(archscan::policy<native_reread_only>{}, keys.begin(), in.begin(), out_reread.begin());
     const auto vectors = bytes_of(out.to_host());
     const char* what   = exclusive ? "exclusive" : "inclusive";
     EXPECT_EQ(vectors, bytes_of(out_keys_off.to_host())) << what << ", keys off 16-byte alignment, n=" << n;
@@ -433,7 +405,6 @@ void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool e
     EXPECT_EQ(vectors, bytes_of(out_per_item.to_host())) << what << ", per item, n=" << n;
     EXPECT_EQ(vectors, bytes_of(out_lookback.to_host())) << what << ", look-back instead of a wave, n=" << n;
     EXPECT_EQ(vectors, bytes_of(out_chain.to_host())) << what << ", the chain of prefixes, n=" << n;
-    EXPECT_EQ(vectors, bytes_of(out_reread.to_host())) << what << ", reduce then scan, n=" << n;
     if (exact) {
       EXPECT_EQ(vectors, bytes_of(host_scan_by_key(hkeys, values, op, thrust::equal_to<int>{}, exclusive, init)))
           << what << ", against the host, n=" << n;

@@ -2,7 +2,6 @@
 //! \file Reads the facts of the current device that dispatch decisions depend on.
 
 #include <cstddef>
-#include <cstdint>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -18,7 +17,6 @@ struct device_facts {
   int cc_major        = 7;
   int max_smem_optin  = 48 * 1024;  //!< dynamic shared memory a block may opt into
   int smem_per_sm     = 64 * 1024;
-  std::int64_t l2_bytes = 0;        //!< the L2 cache's size
   bool cooperative_launch = false;  //!< the device can run a grid whose blocks are all resident at once
 };
 
@@ -32,9 +30,6 @@ inline device_facts read_device_facts(int device) {
   attr(f.cc_major, cudaDevAttrComputeCapabilityMajor);
   attr(f.max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin);
   attr(f.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
-  int l2 = 0;
-  attr(l2, cudaDevAttrL2CacheSize);
-  f.l2_bytes = l2;
   int cooperative = 0;
   attr(cooperative, cudaDevAttrCooperativeLaunch);
   f.cooperative_launch = cooperative != 0;

@@ -1,22 +1,19 @@
 #pragma once
-//! \file The native family's dispatch: one tile, one wave, a reduction then a scan, or the
-//! deterministic look-back over tiles.
+//! \file The native family's dispatch: one tile, one wave, or the deterministic look-back over tiles.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
 //! `Tuning::small_tiles_max` small tiles take those, and rows with large tiles take them from their
 //! `large_from_items` up (choices by n alone). Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
-//! block per tile; or, where n accumulators fit `Tuning::reread_l2_percent` of the L2, one kernel
-//! stores each tile's aggregate and a second scans each tile from their fold, reading the input
-//! again (from L2). Every multi-tile route folds tile aggregates in one order fixed by tile indices
+//! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`), so they give the same bits, and the tiles themselves depend only on n and
 //! the row: the association of every result is a function of n and the row, the same on every run
 //! and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
 //! segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
 //! tuning's prefix_chain_max_bytes; 2^28 int32 items in 8192-item tiles take the chain: 32768 packed
-//! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger; the reduce-then-scan route
-//! an accumulator per tile. Launches are checked; nothing synchronizes.
+//! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger. Launches are checked; nothing
+//! synchronizes.
 
 #include <algorithm>
 #include <cstdint>
@@ -43,9 +40,6 @@ struct native_plan_input {
   std::int64_t wave_max_tiles; //!< Tuning::wave_max_tiles
   int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
   bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
-  //! Problems of at most this many accumulator bytes (n * accum_bytes) that are no wave take the
-  //! reduce-then-scan route (Tuning::reread_l2_percent of the device's L2); 0: never.
-  std::int64_t reread_max_bytes = 0;
 };
 
 //! Whether a problem of `n` items takes the row's small tiles: at most `small_tiles_max` of them
@@ -67,13 +61,6 @@ constexpr bool native_wave_candidate(const native_plan_input& in) {
   const std::int64_t tiles = detail::ceil_div(in.n, in.tile_items);
   // The resident-blocks hook asks for the look-back's other schedule: no wave then.
   return in.cooperative && tiles > 1 && tiles <= in.wave_max_tiles && in.resident_blocks_per_sm == 0;
-}
-
-//! Whether the reduce-then-scan route is worth configuring: its input fits the bound, more than one
-//! tile, and no hook asks for the look-back.
-constexpr bool native_reread_candidate(const native_plan_input& in) {
-  return in.reread_max_bytes > 0 && in.n > in.tile_items && in.resident_blocks_per_sm == 0 &&
-         in.n <= in.reread_max_bytes / static_cast<std::int64_t>(in.accum_bytes);
 }
 
 //! The plan, pure host arithmetic (tested for n up to 2^40).
@@ -101,12 +88,6 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
     plan.tiles.grid = t.tiles;
     plan.temp_bytes = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes,
                                                                  detail::storage_alignment));
-  } else if (native_reread_candidate(in)) {
-    // Past one wave, the look-back's memory idles while every resident tile waits for its prefix;
-    // a first launch that only reads and reduces keeps it busy, and the second reads the input
-    // again from L2. The aggregates are folded as the look-back folds them: the same bits.
-    plan.route      = single_pass_route::reduce_then_scan;
-    plan.temp_bytes = detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes, detail::storage_alignment);
   }
   return plan;
 }
@@ -187,8 +168,7 @@ struct family_dispatch<native_family> {
     native_plan_input in{p.n, sizeof(T), tile::packs_state<Tuning, T>, tile_t::items, tile_t::tile_items,
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch, Tuning::wave_max_tiles, 0,
-                         tile::segment_lookback<T, Tuning>::chained,
-                         facts.l2_bytes / 100 * Tuning::reread_l2_percent};
+                         tile::segment_lookback<T, Tuning>::chained};
     if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
       if constexpr (Items == row::items_per_thread) {
         configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(
@@ -201,12 +181,6 @@ struct family_dispatch<native_family> {
         in.wave_blocks_per_sm =
             configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
                 tile_t::threads, tile_t::smem_bytes, facts, 100);
-      }
-      if (native_reread_candidate(in)) {
-        configure_kernel<Tuning, kernel::native_reduce_tiles<Tuning, row, Hooks, Problem, Items>, false>(
-            tile_t::threads, tile_t::smem_bytes, facts);
-        configure_kernel<Tuning, kernel::native_scan_reduced<Tuning, row, Hooks, Problem, Items>, false>(
-            tile_t::threads, tile_t::smem_bytes, facts);
       }
     }
     const single_pass_plan pl = make_native_plan(in);
@@ -226,17 +200,6 @@ struct family_dispatch<native_family> {
       }
     }
     if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, d_temp, stream)) {
-      return;
-    }
-    if (pl.route == single_pass_route::reduce_then_scan) {
-      auto* d_aggregates = static_cast<typename Problem::accum_type*>(d_temp);
-      // Every tile but the last is full, and no tile reads the last one's aggregate.
-      kernel::native_reduce_tiles<Tuning, row, Hooks, Problem, Items>
-          <<<static_cast<unsigned>(pl.tiles.tiles - 1), tile_t::threads, tile_t::smem_bytes, stream>>>(p, d_aggregates);
-      detail::throw_on_launch_error("archscan::native: reduce_tiles");
-      kernel::native_scan_reduced<Tuning, row, Hooks, Problem, Items>
-          <<<static_cast<unsigned>(pl.tiles.tiles), tile_t::threads, tile_t::smem_bytes, stream>>>(p, d_aggregates);
-      detail::throw_on_launch_error("archscan::native: scan_reduced");
       return;
     }
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");

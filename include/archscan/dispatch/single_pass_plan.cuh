@@ -1,5 +1,5 @@
 #pragma once
-//! \file The plan of a single-pass scan (the kepler, turing and native families): which path, which tiles,
+//! \file The plan of a single-pass scan (the kepler and turing families): which path, which tiles,
 //! how many blocks, and where the tile states live.
 
 #include <cstddef>
@@ -13,9 +13,6 @@ enum class single_pass_route {
   single_tile,  //!< n fits one tile: one block, no temporary storage
   wave,         //!< every tile resident at once: one cooperative launch, one grid barrier (turing)
   lookback,     //!< tile states reset, then tiles look back on their predecessors
-  //! native: one launch stores every full tile's aggregate, a second scans every tile from their
-  //! fold; the input is read twice, the second time from L2 where it fits there.
-  reduce_then_scan,
 };
 
 //! Tiles of one launch.

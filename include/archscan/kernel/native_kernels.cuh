@@ -1,6 +1,6 @@
 #pragma once
 //! \file The native family's kernels: place shared memory, call the transposed tile with the
-//! segmented look-back, a wave, or the aggregates of a reduction launched before.
+//! segmented look-back.
 
 #include <cstdint>
 
@@ -36,22 +36,6 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
   extern __shared__ __align__(16) unsigned char smem[];
   native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>>(
       p, d_aggregates, smem);
-}
-
-//! The reduce-then-scan route's first launch: one block per full tile, its aggregate to `d_aggregates`.
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
-    native_reduce_tiles(Problem p, typename Problem::accum_type* d_aggregates) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::reduce_tile(p, d_aggregates, smem);
-}
-
-//! Its second: one block per tile, the prefix folded from the stored aggregates as the look-back folds them.
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
-    native_scan_reduced(Problem p, const typename Problem::accum_type* d_aggregates) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_reduced(p, d_aggregates, smem);
 }
 
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.

@@ -248,52 +248,29 @@ struct transposed_tile {
   //! tile shape and `first_tile`, `count` alone.
   __device__ static T reduce_tiles(const Problem& p, std::int64_t first_tile, std::int64_t count, unsigned char* raw) {
     const smem_view s(raw);
-    T total = tile_aggregate(p, first_tile, s);
-    for (std::int64_t t = 1; t < count; ++t) total = static_cast<T>(p.op(total, tile_aggregate(p, first_tile + t, s)));
+    auto aggregate_of = [&](std::int64_t tile) {
+      T thread_total;
+      if constexpr (splits_keyed) {
+        split_value v[items];
+        unsigned closes;
+        load_split(p, tile * tile_items, tile_items, s, v, closes);
+        thread_total = reduce([&](int j) { return T::split(v[j], closes, j); }, p.op);
+      } else {
+        T x[items];
+        load_items(p, tile * tile_items, tile_items, s, x);
+        thread_total = reduce([&](int j) { return x[j]; }, p.op);
+      }
+      T unused;
+      const T aggregate = scan::exclusive_scan(thread_total, unused, p.op, *s.scan_storage);
+      __syncthreads();  // the next tile's block scan reuses its storage
+      return aggregate;
+    };
+    T total = aggregate_of(first_tile);
+    for (std::int64_t t = 1; t < count; ++t) total = static_cast<T>(p.op(total, aggregate_of(first_tile + t)));
     return total;
   }
 
-  //! The first launch of the reduce-then-scan route (dispatch/native_dispatch.cuh): full tile
-  //! blockIdx.x's aggregate, as run_tile would find it, to `d_aggregates[blockIdx.x]`.
-  __device__ static void reduce_tile(const Problem& p, T* d_aggregates, unsigned char* raw) {
-    const smem_view s(raw);
-    const T aggregate = tile_aggregate(p, blockIdx.x, s);
-    if (threadIdx.x == 0) {
-      hooks::starve(blockIdx.x);
-      d_aggregates[blockIdx.x] = aggregate;
-    }
-  }
-
-  //! The second launch of that route: tile blockIdx.x, its prefix folded from the aggregates of the
-  //! tiles before it, which the first launch stored (the fold of an ordered wave, `aggregates_prefix`:
-  //! the same bits as the look-back). The tile's input is read a second time, from L2 where it fits.
-  __device__ static void scan_reduced(const Problem& p, const T* d_aggregates, unsigned char* raw) {
-    const smem_view s(raw);
-    const std::int64_t tile = blockIdx.x;
-    run_tile(p, tile, s, [&](const T&) { aggregates_prefix<true>(p, tile, s, d_aggregates); });
-  }
-
  private:
-  //! Full tile `tile`'s aggregate, returned to every thread: loaded and folded as run_tile does (the
-  //! same items, the same folds, so the same bits), no prefix, no stores.
-  __device__ static T tile_aggregate(const Problem& p, std::int64_t tile, const smem_view& s) {
-    T thread_total;
-    if constexpr (splits_keyed) {
-      split_value v[items];
-      unsigned closes;
-      load_split(p, tile * tile_items, tile_items, s, v, closes);
-      thread_total = reduce([&](int j) { return T::split(v[j], closes, j); }, p.op);
-    } else {
-      T x[items];
-      load_items(p, tile * tile_items, tile_items, s, x);
-      thread_total = reduce([&](int j) { return x[j]; }, p.op);
-    }
-    T unused;
-    const T aggregate = scan::exclusive_scan(thread_total, unused, p.op, *s.scan_storage);
-    __syncthreads();  // the next block scan reuses its storage
-    return aggregate;
-  }
-
   //! One tile. `find_prefix(aggregate)`, called by every thread once the tile's aggregate is known,
   //! leaves the exclusive prefix of a tile > 0 in `*s.tile_prefix`, visible to the block when it returns.
   template <class FindPrefix>
@@ -687,15 +664,6 @@ struct transposed_tile {
       d_aggregates[tile] = aggregate;
     }
     wave<T>::barrier();
-    aggregates_prefix<Ordered>(p, tile, s, d_aggregates);
-  }
-
-  //! Tile `tile`'s exclusive prefix from the aggregates of the tiles before it, all in
-  //! `d_aggregates` already, to `*s.tile_prefix` (tile > 0), visible to the block on return.
-  //! `Ordered`: folded as the segmented look-back folds them (bitwise deterministic).
-  template <bool Ordered>
-  __device__ static void aggregates_prefix(const Problem& p, std::int64_t tile, const smem_view& s,
-                                           const T* d_aggregates) {
     if constexpr (Ordered) {
       using walk = segment_lookback<T, Tuning>;
       if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
