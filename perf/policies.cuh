@@ -132,22 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! native on the segment states' walk for every accumulator (prefix_chain_max_bytes 0; the same bits).
-template <class Base>
-struct native_on_states : Base {
-  static constexpr std::size_t prefix_chain_max_bytes = 0;
-};
-//! The probe's list for the trough's waits: the segment states instead of the chain, shorter sleeps
-//! between polls, and no sleep at all (a spin).
-inline auto probe_waits_policies() {
-  return std::make_tuple(
-      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-      named_policy<policy<native_on_states<native_tuning>, false>>{"archscan::native_states_nosync", {}},
-      named_policy<policy<native_waits<1500, 50, 128>, false>>{"archscan::native_b50_nosync", {}},
-      named_policy<policy<native_waits<1500, 0, 0>, false>>{"archscan::native_spin_nosync", {}},
-      named_policy<policy<native_on_states<native_waits<1500, 50, 128>>, false>>{"archscan::native_states_b50_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
