@@ -132,25 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! Four-byte accumulators (row_4: int32, float, plain) with large tiles of `Items` per thread at
-//! `MinBlocks` from 2^24 items (tuning.cuh, `example_large_row`), as row_8 has.
-template <int Items, int MinBlocks>
-struct native_large4 : native_tuning {
-  struct row_4 : native_tuning::row_4 {
-    static constexpr int large_items_per_thread    = Items;
-    static constexpr int large_min_blocks_per_sm   = MinBlocks;
-    static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
-  };
-};
-//! The probe's list for four-byte copy fractions: native beside large tiles of 12288 and 15360 items.
-inline auto probe_large4_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_large4<48, 3>, false>>{"archscan::native_l48m3_nosync", {}},
-                         named_policy<policy<native_large4<48, 2>, false>>{"archscan::native_l48m2_nosync", {}},
-                         named_policy<policy<native_large4<60, 2>, false>>{"archscan::native_l60m2_nosync", {}},
-                         named_policy<policy<native_large4<40, 3>, false>>{"archscan::native_l40m3_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
