@@ -145,6 +145,12 @@ struct native_tuning {
   //! compiled. H100, int32 2^14..2^17: 1.17-1.31x CUB with them, 1.03-1.14x without.
   static constexpr int small_tiles_max = 132;
 
+  //! Problems of at most this many tiles (and more than one) run as one thread block cluster on
+  //! devices that have clusters (sm_90 on) and fit one that large (tile/cluster.cuh): the aggregates
+  //! cross in shared memory, so no temporary storage and no grid-wide barrier. Folded as a wave: the
+  //! same bits. At most 16, the largest cluster a device may allow; 0: never.
+  static constexpr int cluster_max_tiles = 16;
+
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
   //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
   //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.

@@ -85,6 +85,37 @@ TEST(NativePlan, WaveWhileEveryTileFitsAndNeverWithTheResidentHook) {
   EXPECT_EQ(make_native_plan(no_wave).tiles.tile_items, make_native_plan(input(20000)).tiles.tile_items);
 }
 
+TEST(NativePlan, OneClusterUpToItsSizeWithoutStorage) {
+  using archscan::dispatch::native_cluster_candidate;
+  auto in              = input(16 * 5120);
+  in.cluster_max_tiles = 16;
+  const auto plan      = make_native_plan(in);
+  EXPECT_EQ(plan.route, single_pass_route::cluster);
+  EXPECT_EQ(plan.tiles.tiles, 16);
+  EXPECT_EQ(plan.tiles.grid, 16);
+  EXPECT_EQ(plan.temp_bytes, 0u);
+  in.n = 5121;  // two tiles
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::cluster);
+  in.n = 16 * 5120 + 1;  // 17 tiles: a wave
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::wave);
+  in.n = 5120;  // one tile
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::single_tile);
+  in.n                      = 8 * 5120;
+  in.resident_blocks_per_sm = 2;  // the hook asks for the look-back
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+  EXPECT_EQ(make_native_plan(input(8 * 5120)).route, single_pass_route::wave);  // no cluster fits: a wave
+  // The tiles are the wave's: the same bits.
+  EXPECT_EQ(plan.tiles.tile_items, make_native_plan(input(16 * 5120)).tiles.tile_items);
+  // Asked about only where the tuning allows it, on sm_90 on, for 2..max tiles, without the hook.
+  EXPECT_TRUE(native_cluster_candidate(2, 16, 9, 0));
+  EXPECT_TRUE(native_cluster_candidate(16, 16, 10, 0));
+  EXPECT_FALSE(native_cluster_candidate(17, 16, 9, 0));
+  EXPECT_FALSE(native_cluster_candidate(1, 16, 9, 0));
+  EXPECT_FALSE(native_cluster_candidate(8, 16, 8, 0));
+  EXPECT_FALSE(native_cluster_candidate(8, 0, 9, 0));
+  EXPECT_FALSE(native_cluster_candidate(8, 16, 9, 2));
+}
+
 TEST(NativePlan, SmallTilesByNAlone) {
   using archscan::dispatch::native_small_tiles;
   // 2048-item small tiles against 5120-item full ones, at most 132 of them.

@@ -9,7 +9,8 @@
 //    several values by a test hook), as a stand-in for GPUs of other sizes;
 //  - native, whatever path a tile's items take: 16-byte vectors (one- and two-byte items packed in
 //    registers), the same tiles off 16-byte alignment, or a tuning without vectors; by key as well,
-//    where keys and values load as vectors or item by item, in a wave or over the look-back.
+//    where keys and values load as vectors or item by item, in one cluster, in a wave or over the
+//    look-back.
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted.
 
@@ -180,7 +181,12 @@ TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
 
 //! The wave (every tile resident, one grid barrier) folds exactly as the look-back does: the same bits.
 struct native_lookback_only : archscan::native_tuning {
-  static constexpr int wave_max_tiles = 0;
+  static constexpr int wave_max_tiles    = 0;
+  static constexpr int cluster_max_tiles = 0;
+};
+//! A wave where native takes one thread block cluster (at most 16 tiles, sm_90 on).
+struct native_no_cluster : archscan::native_tuning {
+  static constexpr int cluster_max_tiles = 0;
 };
 
 //! Small tiles for problems of few of them (a choice by n alone): a wave and a look-back over the
@@ -195,7 +201,8 @@ struct native_small_tiles : archscan::native_tuning {
   };
 };
 struct native_small_tiles_lookback_only : native_small_tiles {
-  static constexpr int wave_max_tiles = 0;
+  static constexpr int wave_max_tiles    = 0;
+  static constexpr int cluster_max_tiles = 0;
 };
 
 //! 32-item tiles: enough of them that the look-back's window of 32 segment ends is crossed many
@@ -240,6 +247,17 @@ TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{5121}, std::int64_t{128} * 5120 + 1, std::int64_t{300} * 5120 - 3}) {
     expect_same_bits<archscan::native_tuning, native_lookback_only>(n, 21);
+  }
+}
+
+//! One thread block cluster (at most 16 tiles, on devices with clusters) folds as the wave and the
+//! look-back do: 3 small tiles of floats (6 of doubles), 16 of floats (64 of doubles: a wave), 4 of
+//! floats and 16 of doubles.
+TEST(NativeDeterminism, ClusterWaveAndLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  for (const std::int64_t n : {std::int64_t{8193}, std::int64_t{16} * 4096, std::int64_t{16} * 1024}) {
+    expect_same_bits<archscan::native_tuning, native_no_cluster>(n, 23);
+    expect_same_bits<archscan::native_tuning, native_lookback_only>(n, 25);
   }
 }
 
@@ -414,10 +432,10 @@ void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool e
 
 TEST(NativeDeterminism, ByKeyVectorsOrItemByItemWaveOrLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
-  // One partial tile, a wave of a few small (1024-item) tiles, a wave of a few full (4096-item)
-  // tiles, and a look-back over many.
-  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{40} * 1024 + 3, std::int64_t{200} * 4096 + 5,
-                               std::int64_t{3000} * 4096 + 7}) {
+  // One partial tile, one cluster of 11 small (1024-item) tiles (a wave where clusters are not),
+  // a wave of a few small tiles, a wave of a few full (4096-item) tiles, and a look-back over many.
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{10} * 1024 + 5, std::int64_t{40} * 1024 + 3,
+                               std::int64_t{200} * 4096 + 5, std::int64_t{3000} * 4096 + 7}) {
     const auto keys = random_key_runs(n, static_cast<std::uint64_t>(n) + 91);
     expect_same_bits_by_key(random_values<float>(n, 71), ::cuda::std::plus<float>{}, 0.25f, false, keys);
     expect_same_bits_by_key(random_values<double>(n, 72), ::cuda::std::plus<double>{}, 0.5, false, keys);

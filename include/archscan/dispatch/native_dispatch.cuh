@@ -16,6 +16,7 @@
 //! synchronizes.
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 #include <archscan/detail/math.cuh>
@@ -40,6 +41,7 @@ struct native_plan_input {
   std::int64_t wave_max_tiles; //!< Tuning::wave_max_tiles
   int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
   bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
+  int cluster_max_tiles = 0;   //!< the most tiles one cluster of the cluster kernel holds here (0: none)
 };
 
 //! Whether a problem of `n` items takes the row's small tiles: at most `small_tiles_max` of them
@@ -63,6 +65,13 @@ constexpr bool native_wave_candidate(const native_plan_input& in) {
   return in.cooperative && tiles > 1 && tiles <= in.wave_max_tiles && in.resident_blocks_per_sm == 0;
 }
 
+//! Whether one thread block cluster is worth asking the device about: Tuning::cluster_max_tiles
+//! allows it (`cluster_max`), the device has clusters, more than one tile and no more than that,
+//! and no hook asks for the look-back.
+constexpr bool native_cluster_candidate(std::int64_t tiles, int cluster_max, int cc_major, int resident_blocks_per_sm) {
+  return cluster_max > 1 && cc_major >= 9 && tiles > 1 && tiles <= cluster_max && resident_blocks_per_sm == 0;
+}
+
 //! The plan, pure host arithmetic (tested for n up to 2^40).
 constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   single_pass_plan plan{};
@@ -83,6 +92,11 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   const std::int64_t states = in.prefix_chain ? t.tiles : tile::segment_lookback_states(t.tiles);
   plan.states     = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
   plan.temp_bytes = plan.states.bytes;
+  if (t.tiles <= in.cluster_max_tiles && in.resident_blocks_per_sm == 0) {
+    plan.route      = single_pass_route::cluster;
+    plan.temp_bytes = 0;
+    return plan;
+  }
   if (native_wave_candidate(in) && t.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
     plan.route      = single_pass_route::wave;
     plan.tiles.grid = t.tiles;
@@ -169,6 +183,11 @@ struct family_dispatch<native_family> {
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch, Tuning::wave_max_tiles, 0,
                          tile::segment_lookback<T, Tuning>::chained};
+    if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles, facts.cc_major,
+                                 in.resident_blocks_per_sm)) {
+      in.cluster_max_tiles = cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
+          tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);
+    }
     if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
       if constexpr (Items == row::items_per_thread) {
         configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(
@@ -199,6 +218,10 @@ struct family_dispatch<native_family> {
         return;
       }
     }
+    if (pl.route == single_pass_route::cluster) {
+      launch_cluster<Tuning, Hooks, Problem, Items>(p, pl.tiles.tiles, stream);
+      return;
+    }
     if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, d_temp, stream)) {
       return;
     }
@@ -207,6 +230,74 @@ struct family_dispatch<native_family> {
         <<<static_cast<unsigned>(pl.tiles.grid), tile_t::threads, tile_t::smem_bytes, stream>>>(
             p, tile_t::state_t::bind(d_temp, pl.states), pl.lookback.tiles);
     detail::throw_on_launch_error("archscan::native: scan_tiles");
+  }
+
+  //! The largest cluster of kernel `k` (blocks of `threads` threads and `smem` bytes) that fits on the
+  //! device, at most `most` blocks (0: none of 2 or more, or the kernel was not compiled for sm_90 on),
+  //! asked once per device and kernel. Sizes past 8, the portable limit, need the kernel's consent
+  //! (cudaFuncAttributeNonPortableClusterSizeAllowed).
+  template <class Tuning, auto k>
+  static int cluster_capacity(int threads, int smem, const detail::device_facts& facts, int most) {
+    constexpr int max_devices = 64;
+    static std::atomic<int> cached[max_devices];  // 0: not asked yet, else the answer + 1
+    const bool cacheable = facts.device >= 0 && facts.device < max_devices;
+    if (cacheable) {
+      const int c = cached[facts.device].load(std::memory_order_acquire);
+      if (c > 0) return c - 1;
+    }
+    // A build without sm_90 code runs on this device from older PTX, where the kernel only traps.
+    cudaFuncAttributes attributes{};
+    detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
+    if (attributes.ptxVersion < 90) most = 0;
+    if (most > 1) configure_kernel<Tuning, k, false>(threads, smem, facts);
+    if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+      cudaGetLastError();
+      most = 8;
+    }
+    int fits = 0;
+    for (int size = most; size >= 2 && fits == 0; --size) {
+      cudaLaunchAttribute cluster{};
+      cluster.id               = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = static_cast<unsigned>(size);
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      cudaLaunchConfig_t config{};
+      config.gridDim          = dim3(static_cast<unsigned>(size));
+      config.blockDim         = dim3(static_cast<unsigned>(threads));
+      config.dynamicSmemBytes = static_cast<std::size_t>(smem);
+      config.attrs            = &cluster;
+      config.numAttrs         = 1;
+      int clusters            = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, k, &config) != cudaSuccess) {
+        cudaGetLastError();  // this size is refused: try a smaller one
+      } else if (clusters >= 1) {
+        fits = size;
+      }
+    }
+    if (cacheable) cached[facts.device].store(fits + 1, std::memory_order_release);
+    return fits;
+  }
+
+  //! Every tile in one cluster of `tiles` blocks (plan: at most what cluster_capacity found).
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static void launch_cluster(const Problem& p, std::int64_t tiles, cudaStream_t stream) {
+    using row    = row_of<Tuning, Problem>;
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    cudaLaunchAttribute cluster{};
+    cluster.id               = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = static_cast<unsigned>(tiles);
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim          = dim3(static_cast<unsigned>(tiles));
+    config.blockDim         = dim3(static_cast<unsigned>(tile_t::threads));
+    config.dynamicSmemBytes = static_cast<std::size_t>(tile_t::smem_bytes);
+    config.stream           = stream;
+    config.attrs            = &cluster;
+    config.numAttrs         = 1;
+    detail::throw_on_error(cudaLaunchKernelEx(&config, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>, p),
+                           "archscan::native: scan_cluster");
+    detail::throw_on_launch_error("archscan::native: scan_cluster");
   }
 
   //! The wave, launched cooperatively; false, with nothing launched, when the driver refuses for lack

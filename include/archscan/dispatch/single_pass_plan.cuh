@@ -1,5 +1,5 @@
 #pragma once
-//! \file The plan of a single-pass scan (the kepler and turing families): which path, which tiles,
+//! \file The plan of a single-pass scan (the kepler, turing and native families): which path, which tiles,
 //! how many blocks, and where the tile states live.
 
 #include <cstddef>
@@ -13,6 +13,7 @@ enum class single_pass_route {
   single_tile,  //!< n fits one tile: one block, no temporary storage
   wave,         //!< every tile resident at once: one cooperative launch, one grid barrier (turing)
   lookback,     //!< tile states reset, then tiles look back on their predecessors
+  cluster,      //!< every tile in one thread block cluster (native, sm_90 on): no temporary storage
 };
 
 //! Tiles of one launch.

@@ -38,6 +38,19 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
       p, d_aggregates, smem);
 }
 
+//! Every tile in one thread block cluster (sm_90 on): the prefixes from the blocks' shared memory
+//! after one cluster barrier, folded as the segmented look-back folds them; no temporary storage.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
+    native_scan_cluster(Problem p) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900  // launched on sm_90 on only: nothing to compile before
+  extern __shared__ __align__(16) unsigned char smem[];
+  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_cluster(p, smem);
+#else
+  __trap();
+#endif
+}
+
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)

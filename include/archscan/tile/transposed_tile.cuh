@@ -37,6 +37,7 @@
 #include <archscan/detail/read_only.cuh>
 #include <archscan/detail/vector_access.cuh>
 #include <archscan/hooks.cuh>
+#include <archscan/tile/cluster.cuh>
 #include <archscan/tile/lookback.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/tile/wave.cuh>
@@ -204,6 +205,16 @@ struct transposed_tile {
     const smem_view s(raw);
     const std::int64_t tile = blockIdx.x;
     run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix<Ordered>(p, tile, aggregate, s, d_aggregates); });
+  }
+
+  //! Tile blockIdx.x of a grid that is one thread block cluster (tile/cluster.cuh; sm_90 on): its
+  //! prefix from the aggregates of the tiles before it, read from their blocks' shared memory after
+  //! a cluster barrier and folded as an ordered wave folds them (the look-back's bits). No memory
+  //! but the input and the output.
+  __device__ static void scan_cluster(const Problem& p, unsigned char* raw) {
+    const smem_view s(raw);
+    const std::int64_t tile = blockIdx.x;
+    run_tile(p, tile, s, [&](const T& aggregate) { cluster_prefix(p, tile, aggregate, s); });
   }
 
   //! Takes tiles from the counter until none is left: one tile per block, or (the hook
@@ -652,6 +663,28 @@ struct transposed_tile {
           st, tile, tiles, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
       if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix.value;  // present for every tile > 0
     }
+    __syncthreads();
+  }
+
+  //! One cluster (tile/cluster.cuh): the aggregate in this block's prefix slot, a cluster barrier,
+  //! warp 0 folds the predecessors' slots, a second barrier ends every read of this block's slot,
+  //! which then takes the prefix.
+  __device__ static void cluster_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s) {
+    if (threadIdx.x == 0) {
+      hooks::starve(tile);
+      *s.tile_prefix = aggregate;
+    }
+    cluster_exchange::barrier();
+    T prefix{};
+    if (tile > 0 && threadIdx.x < 32) {
+      const T* slot = s.tile_prefix;
+      prefix        = segment_lookback<T, Tuning>::exclusive_prefix_of(
+                   [&](std::int64_t i) { return cluster_exchange::read(slot, static_cast<unsigned>(i)); }, tile,
+                   p.seed_maybe(), p.op)
+                   .value;
+    }
+    cluster_exchange::barrier();
+    if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
     __syncthreads();
   }
 

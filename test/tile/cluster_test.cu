@@ -1,0 +1,157 @@
+// One cluster (tile/cluster.cuh): problems of at most 16 tiles run as one thread block cluster on
+// devices that have clusters, the aggregates crossing in shared memory. Checked against a host
+// reference and against the wave and the look-back over the same tiles (the same bits), at every
+// cluster size from 2 to 16 and past it (17 tiles: a wave), each with the last tile full, one item
+// short, or holding a single item; with a non-commutative type, a seed and in place; with starved
+// tiles, which the others wait for at the cluster barrier. Skipped where the device has no clusters
+// (compute capability below 9.0): there the dispatch never takes the route.
+
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include <thrust/scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "support/device_buffer.cuh"
+#include "support/gpu.cuh"
+#include "support/values.cuh"
+
+namespace {
+
+using archscan::test::device_buffer;
+using archscan::test::mat2;
+using archscan::test::mat2_mul;
+using archscan::test::random_values;
+
+//! native's full tiles at every size (no small tiles), so that n / tile is the cluster's size.
+struct cluster_tuning : archscan::native_tuning {
+  static constexpr int small_tiles_max = 0;
+};
+//! The same tiles as a wave, and over the look-back.
+struct wave_tuning : cluster_tuning {
+  static constexpr int cluster_max_tiles = 0;
+};
+struct lookback_tuning : wave_tuning {
+  static constexpr int wave_max_tiles = 0;
+};
+//! Every 3rd tile sleeps 100 us before leaving its aggregate: the others wait at the cluster barrier.
+struct starve_hooks {
+  static constexpr int starve_every   = 3;
+  static constexpr unsigned starve_ns = 100000;
+};
+using starving_cluster_tuning = archscan::with_hooks<cluster_tuning, starve_hooks>;
+
+#define ARCHSCAN_REQUIRE_CLUSTERS()                                                               \
+  do {                                                                                            \
+    int device = 0, major = 0;                                                                    \
+    ARCHSCAN_CUDA_OK(cudaGetDevice(&device));                                                     \
+    ARCHSCAN_CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)); \
+    if (major < 9) GTEST_SKIP() << "no thread block clusters below compute capability 9.0";      \
+  } while (0)
+
+//! Tile counts 2..17, each three ways: the last tile full, one item short, or a single item.
+std::vector<std::int64_t> sizes(std::int64_t tile) {
+  std::vector<std::int64_t> s;
+  for (std::int64_t tiles = 2; tiles <= 17; ++tiles) {
+    for (std::int64_t d : {-1, 0, 1}) s.push_back(tiles * tile + d - (d > 0 ? tile : 0));
+  }
+  return s;
+}
+
+template <class T>
+std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
+  std::vector<unsigned char> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+template <class T>
+void expect_equal(const device_buffer<T>& got, const std::vector<T>& want, const char* what, std::int64_t n) {
+  const std::vector<T> h = got.to_host();
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_TRUE(h[i] == want[i]) << what << ", n = " << n << ", first difference at " << i;
+  }
+}
+
+//! Inclusive and seeded exclusive int32 sums with `Tuning`, against the host.
+template <class Tuning>
+void check_int32_sums(const std::vector<std::int64_t>& ns) {
+  const archscan::policy<Tuning> cluster{};
+  for (const std::int64_t n : ns) {
+    const auto h = random_values<int>(n, static_cast<std::uint64_t>(n));
+    device_buffer<int> d_in(h), d_out(n);
+    std::vector<int> expect(h.size());
+    std::inclusive_scan(h.begin(), h.end(), expect.begin());
+    d_out.poison();
+    thrust::inclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin());
+    expect_equal(d_out, expect, "inclusive", n);
+    std::exclusive_scan(h.begin(), h.end(), expect.begin(), 17);
+    d_out.poison();
+    thrust::exclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin(), 17);
+    expect_equal(d_out, expect, "exclusive", n);
+  }
+}
+
+TEST(NativeCluster, Int32SumsAtEveryClusterSize) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  check_int32_sums<cluster_tuning>(sizes(archscan::test::row_tile_items<cluster_tuning, int>()));
+}
+
+TEST(NativeCluster, NonCommutativeSeededInPlace) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  const archscan::policy<cluster_tuning> cluster{};
+  const std::int64_t tile = archscan::test::row_tile_items<cluster_tuning, mat2>();
+  for (const std::int64_t tiles : {2, 9, 16}) {
+    const std::int64_t n = tiles * tile - 5;
+    const auto h         = random_values<mat2>(n, static_cast<std::uint64_t>(tiles));
+    const mat2 seed{2u, 1u, 7u, 3u};
+    std::vector<mat2> expect(h.size());
+    mat2 run = seed;
+    for (std::size_t i = 0; i < h.size(); ++i) expect[i] = run = mat2_mul{}(run, h[i]);
+    device_buffer<mat2> d(h);
+    thrust::inclusive_scan(cluster, d.begin(), d.end(), d.begin(), seed, mat2_mul{});
+    expect_equal(d, expect, "seeded, in place", n);
+  }
+}
+
+TEST(NativeCluster, StarvedTilesWaitAtTheBarrier) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  const std::int64_t tile = archscan::test::row_tile_items<starving_cluster_tuning, int>();
+  check_int32_sums<starving_cluster_tuning>({2 * tile, 9 * tile + 123, 16 * tile});  // 16 tiles: 5 starve
+}
+
+//! Float and double sums: the cluster folds the aggregates in the wave's and the look-back's order.
+TEST(NativeCluster, TheSameBitsAsTheWaveAndTheLookback) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  for (const std::int64_t tiles : {2, 7, 16}) {
+    const std::int64_t nf = tiles * archscan::test::row_tile_items<cluster_tuning, float>() - 3;
+    const std::int64_t nd = tiles * archscan::test::row_tile_items<cluster_tuning, double>() - 3;
+    const auto hf         = random_values<float>(nf, static_cast<std::uint64_t>(tiles));
+    const auto hd         = random_values<double>(nd, static_cast<std::uint64_t>(tiles) + 1);
+    device_buffer<float> fin(hf), fc(nf), fw(nf), fl(nf);
+    device_buffer<double> din(hd), dc(nd), dw(nd), dl(nd);
+    for (auto* b : {&fc, &fw, &fl}) b->poison();
+    for (auto* b : {&dc, &dw, &dl}) b->poison();
+    thrust::inclusive_scan(archscan::policy<cluster_tuning>{}, fin.begin(), fin.end(), fc.begin());
+    thrust::inclusive_scan(archscan::policy<wave_tuning>{}, fin.begin(), fin.end(), fw.begin());
+    thrust::inclusive_scan(archscan::policy<lookback_tuning>{}, fin.begin(), fin.end(), fl.begin());
+    thrust::exclusive_scan(archscan::policy<cluster_tuning>{}, din.begin(), din.end(), dc.begin(), 0.5);
+    thrust::exclusive_scan(archscan::policy<wave_tuning>{}, din.begin(), din.end(), dw.begin(), 0.5);
+    thrust::exclusive_scan(archscan::policy<lookback_tuning>{}, din.begin(), din.end(), dl.begin(), 0.5);
+    const auto f = bytes_of(fc.to_host());
+    const auto d = bytes_of(dc.to_host());
+    EXPECT_EQ(f, bytes_of(fw.to_host())) << "float, wave, " << tiles << " tiles";
+    EXPECT_EQ(f, bytes_of(fl.to_host())) << "float, look-back, " << tiles << " tiles";
+    EXPECT_EQ(d, bytes_of(dw.to_host())) << "double, wave, " << tiles << " tiles";
+    EXPECT_EQ(d, bytes_of(dl.to_host())) << "double, look-back, " << tiles << " tiles";
+  }
+}
+
+}  // namespace
