@@ -132,19 +132,6 @@ inline auto probe_keyed_policies() {
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! native with at most `Tiles` tiles in one thread block cluster (tuning field cluster_max_tiles;
-//! 0: never, a wave instead).
-template <int Tiles>
-struct native_cluster : native_tuning {
-  static constexpr int cluster_max_tiles = Tiles;
-};
-//! The probe's list for small problems: native (clusters of up to 16 tiles) beside none and 8.
-inline auto probe_cluster_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_cluster<0>, false>>{"archscan::native_c0_nosync", {}},
-                         named_policy<policy<native_cluster<8>, false>>{"archscan::native_c8_nosync", {}});
-}
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

@@ -125,9 +125,10 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! depends only on tile indices (tile/lookback.cuh, `segment_lookback`), and the tile shape only on
 //! the accumulator's size, so results are a function of n, the operator, the types and the tuning,
 //! not of timing, occupancy or the SM count (test/thrust/determinism_test.cu forces several
-//! resident-block counts and both routes and compares bits). Temporary storage: one state per tile
+//! resident-block counts and every route and compares bits). Temporary storage: one state per tile
 //! and one per segment of 32 tiles (8 or 16 bytes, or split states for larger accumulators) plus 256
-//! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile.
+//! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile, nor for
+//! a problem of at most 16 tiles on a device with thread block clusters (sm_90 on: one cluster).
 inline const policy<native_tuning> native{};
 inline const policy<native_tuning, false> native_nosync{};
 

@@ -148,7 +148,9 @@ struct native_tuning {
   //! Problems of at most this many tiles (and more than one) run as one thread block cluster on
   //! devices that have clusters (sm_90 on) and fit one that large (tile/cluster.cuh): the aggregates
   //! cross in shared memory, so no temporary storage and no grid-wide barrier. Folded as a wave: the
-  //! same bits. At most 16, the largest cluster a device may allow; 0: never.
+  //! same bits. At most 16, the largest cluster a device may allow; 0: never. H100, int32 exclusive
+  //! sum, 2^14 / 2^16 (4 / 16 small tiles): 6.43 / 6.88 us, 1.20x / 1.17x CUB (a wave: 7.52 / 7.23 us;
+  //! clusters of at most 8: 2^16 as a wave).
   static constexpr int cluster_max_tiles = 16;
 
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative

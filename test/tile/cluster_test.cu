@@ -3,7 +3,8 @@
 // reference and against the wave and the look-back over the same tiles (the same bits), at every
 // cluster size from 2 to 16 and past it (17 tiles: a wave), each with the last tile full, one item
 // short, or holding a single item; with a non-commutative type, a seed and in place; with starved
-// tiles, which the others wait for at the cluster barrier. Skipped where the device has no clusters
+// tiles, which the others wait for at the cluster barrier; and without temporary storage (a
+// counting allocator). Skipped where the device has no clusters
 // (compute capability below 9.0): there the dispatch never takes the route.
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <numeric>
 #include <vector>
 
+#include <thrust/device_allocator.h>
 #include <thrust/scan.h>
 
 #include <archscan/archscan.cuh>
@@ -151,6 +153,41 @@ TEST(NativeCluster, TheSameBitsAsTheWaveAndTheLookback) {
     EXPECT_EQ(f, bytes_of(fl.to_host())) << "float, look-back, " << tiles << " tiles";
     EXPECT_EQ(d, bytes_of(dw.to_host())) << "double, wave, " << tiles << " tiles";
     EXPECT_EQ(d, bytes_of(dl.to_host())) << "double, look-back, " << tiles << " tiles";
+  }
+}
+
+//! A device allocator that counts its allocations.
+struct counting_allocator : thrust::device_allocator<char> {
+  int* allocations;
+  explicit counting_allocator(int* a) : allocations(a) {}
+  thrust::device_ptr<char> allocate(std::size_t n) {
+    ++*allocations;
+    return thrust::device_allocator<char>::allocate(n);
+  }
+};
+
+//! The promise of the native policy's documentation (policy.cuh): a cluster takes no temporary
+//! storage; 17 tiles, a wave, take some (which shows the count works).
+TEST(NativeCluster, NoTemporaryStorage) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  const std::int64_t tile = archscan::test::row_tile_items<cluster_tuning, int>();
+  for (const std::int64_t tiles : {2, 16, 17}) {
+    const std::int64_t n = tiles * tile;
+    const auto h         = random_values<int>(n, static_cast<std::uint64_t>(tiles) + 5);
+    device_buffer<int> d_in(h), d_out(n);
+    std::vector<int> expect(h.size());
+    std::inclusive_scan(h.begin(), h.end(), expect.begin());
+    int allocations = 0;
+    counting_allocator alloc(&allocations);
+    d_out.poison();
+    thrust::inclusive_scan(archscan::policy<cluster_tuning>{}(alloc), d_in.begin(), d_in.end(), d_out.begin());
+    expect_equal(d_out, expect, "inclusive, user allocator", n);
+    if (tiles <= 16) {
+      EXPECT_EQ(allocations, 0) << tiles << " tiles: one cluster";
+    } else {
+      EXPECT_GE(allocations, 1) << tiles << " tiles: a wave's aggregates";
+    }
   }
 }
 

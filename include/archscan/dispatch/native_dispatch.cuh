@@ -1,9 +1,12 @@
 #pragma once
-//! \file The native family's dispatch: one tile, one wave, or the deterministic look-back over tiles.
+//! \file The native family's dispatch: one tile, one cluster, one wave, or the deterministic look-back
+//! over tiles.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
 //! `Tuning::small_tiles_max` small tiles take those, and rows with large tiles take them from their
-//! `large_from_items` up (choices by n alone). Tiles that all fit on the
+//! `large_from_items` up (choices by n alone). At most `Tuning::cluster_max_tiles` tiles on a device
+//! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
+//! temporary storage. Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
 //! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
