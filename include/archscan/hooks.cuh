@@ -16,7 +16,8 @@
 //!                                          at what fits), each looping over tiles, instead of one block
 //!                                          per tile (ablation of guide 4.1.3; the other schedule)
 //!   bool tree_fold                         native: fold look-back windows as a tree, as turing does
-//!                                          (not deterministic; measures what determinism costs)
+//!                                          (not deterministic; measures what determinism costs), and
+//!                                          waves too: no cluster route (whose fold is the ordered one)
 //!   static __device__ void mark(std::int64_t tile, tile_event e)
 //!                                          transposed tiles (the turing and native families): thread 0
 //!                                          calls it at each of a tile's events, for timelines

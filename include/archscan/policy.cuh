@@ -128,7 +128,8 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! resident-block counts and every route and compares bits). Temporary storage: one state per tile
 //! and one per segment of 32 tiles (8 or 16 bytes, or split states for larger accumulators) plus 256
 //! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile, nor for
-//! a problem of at most 16 tiles on a device with thread block clusters (sm_90 on: one cluster).
+//! a problem run as one thread block cluster: at most 8 tiles (16 where the device allows clusters
+//! that large) on sm_90 and newer, when the build holds code for sm_90 or newer.
 inline const policy<native_tuning> native{};
 inline const policy<native_tuning, false> native_nosync{};
 

@@ -6,7 +6,8 @@
 //! `Tuning::small_tiles_max` small tiles take those, and rows with large tiles take them from their
 //! `large_from_items` up (choices by n alone). At most `Tuning::cluster_max_tiles` tiles on a device
 //! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
-//! temporary storage. Tiles that all fit on the
+//! temporary storage (a launch the driver refuses then throws: there is no storage for another
+//! route). Tiles that all fit on the
 //! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
 //! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
 //! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
@@ -139,6 +140,23 @@ struct family_dispatch<native_family> {
       large_of<Tuning, Problem>::present &&
       large_tile<Tuning, Hooks, Problem>::tile_items > full_tile<Tuning, Hooks, Problem>::tile_items;
 
+  //! Whether tiles of `Items` per thread may ever run as one cluster (their kernel is compiled only
+  //! then): the tuning allows clusters, no hook asks for the look-back or the tree fold (a cluster
+  //! folds in order), and they are not large tiles taken only beyond a cluster's worth.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr bool clusters_of = [] {
+    using hooks = detail::hook_traits<Hooks>;
+    if (Tuning::cluster_max_tiles < 2 || hooks::resident_blocks_per_sm > 0 || hooks::tree_fold) return false;
+    if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
+      using large = large_of<Tuning, Problem>;
+      if (Items == large::items_per_thread &&
+          large::from_items > std::int64_t{Tuning::cluster_max_tiles} * large_tile<Tuning, Hooks, Problem>::tile_items) {
+        return false;
+      }
+    }
+    return true;
+  }();
+
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
     using row = row_of<Tuning, Problem>;
@@ -186,10 +204,12 @@ struct family_dispatch<native_family> {
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch, Tuning::wave_max_tiles, 0,
                          tile::segment_lookback<T, Tuning>::chained};
-    if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles, facts.cc_major,
-                                 in.resident_blocks_per_sm)) {
-      in.cluster_max_tiles = cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
-          tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);
+    if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
+      if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles,
+                                   facts.cc_major, in.resident_blocks_per_sm)) {
+        in.cluster_max_tiles = cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
+            tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);
+      }
     }
     if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
       if constexpr (Items == row::items_per_thread) {
@@ -221,9 +241,11 @@ struct family_dispatch<native_family> {
         return;
       }
     }
-    if (pl.route == single_pass_route::cluster) {
-      launch_cluster<Tuning, Hooks, Problem, Items>(p, pl.tiles.tiles, stream);
-      return;
+    if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
+      if (pl.route == single_pass_route::cluster) {
+        launch_cluster<Tuning, Hooks, Problem, Items>(p, pl.tiles.tiles, stream);
+        return;
+      }
     }
     if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, d_temp, stream)) {
       return;
