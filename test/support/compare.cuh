@@ -12,9 +12,19 @@
 
 #include <gtest/gtest.h>
 
+#include "support/device_buffer.cuh"
 #include "support/values.cuh"
 
 namespace archscan::test {
+
+//! `got` (on the device) holds `want` item for item (operator==); the first difference fails.
+template <class T>
+void expect_equal(const device_buffer<T>& got, const std::vector<T>& want, const char* what, std::int64_t n) {
+  const std::vector<T> h = got.to_host();
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_TRUE(h[i] == want[i]) << what << ", n = " << n << ", first difference at " << i;
+  }
+}
 
 //! Relative tolerance of a floating-point result: |x - ref| <= tol * (sum_{j<=i} |item_j| + |init| + 1).
 template <class T>

@@ -124,4 +124,22 @@ std::vector<std::int64_t> sizes_around_large_tiles() {
           large::from_items + 3 * tile + 5};
 }
 
+//! Sizes of `counts` tiles of `tile` items, each three ways: the last tile full, one item short, or
+//! holding a single item.
+inline std::vector<std::int64_t> sizes_at_tile_counts(std::int64_t tile, const std::vector<std::int64_t>& counts) {
+  std::vector<std::int64_t> s;
+  for (std::int64_t tiles : counts) {
+    for (std::int64_t d : {-1, 0, 1}) s.push_back(tiles * tile + d - (d > 0 ? tile : 0));
+  }
+  return s;
+}
+
+//! The bytes of `v`'s items: results compared bit for bit (floating point included).
+template <class T>
+std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
+  std::vector<unsigned char> b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
 }  // namespace archscan::test

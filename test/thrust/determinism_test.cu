@@ -59,13 +59,6 @@ int sm_count() {
   return sms;
 }
 
-template <class T>
-std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
-  std::vector<unsigned char> b(v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 //! Distinct results (as bytes) of `repetitions` inclusive scans of the same input under `Op`.
 template <class Policy, class T, class Op>
 std::size_t distinct_results(std::int64_t n, Op op, std::uint64_t seed) {

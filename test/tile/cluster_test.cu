@@ -8,7 +8,6 @@
 // (compute capability below 9.0): there the dispatch never takes the route.
 
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -17,13 +16,16 @@
 
 #include <archscan/archscan.cuh>
 
+#include "support/compare.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 #include "support/values.cuh"
 
 namespace {
 
+using archscan::test::bytes_of;
 using archscan::test::device_buffer;
+using archscan::test::expect_equal;
 using archscan::test::mat2;
 using archscan::test::mat2_mul;
 using archscan::test::random_values;
@@ -63,26 +65,9 @@ __global__ void empty_kernel() {}
 
 //! Tile counts 2..17, each three ways: the last tile full, one item short, or a single item.
 std::vector<std::int64_t> sizes(std::int64_t tile) {
-  std::vector<std::int64_t> s;
-  for (std::int64_t tiles = 2; tiles <= 17; ++tiles) {
-    for (std::int64_t d : {-1, 0, 1}) s.push_back(tiles * tile + d - (d > 0 ? tile : 0));
-  }
-  return s;
-}
-
-template <class T>
-std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
-  std::vector<unsigned char> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-template <class T>
-void expect_equal(const device_buffer<T>& got, const std::vector<T>& want, const char* what, std::int64_t n) {
-  const std::vector<T> h = got.to_host();
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    ASSERT_TRUE(h[i] == want[i]) << what << ", n = " << n << ", first difference at " << i;
-  }
+  std::vector<std::int64_t> counts(16);
+  std::iota(counts.begin(), counts.end(), std::int64_t{2});
+  return archscan::test::sizes_at_tile_counts(tile, counts);
 }
 
 //! Inclusive and seeded exclusive int32 sums with `Tuning`, against the host.

@@ -21,6 +21,7 @@
 namespace {
 
 using archscan::test::device_buffer;
+using archscan::test::expect_equal;
 using archscan::test::mat2;
 using archscan::test::mat2_mul;
 using archscan::test::random_values;
@@ -47,19 +48,7 @@ using starving_wave_tuning = archscan::with_hooks<wave_tuning, starve_hooks>;
 std::vector<std::int64_t> sizes(std::int64_t tile) {
   std::vector<std::int64_t> counts = {2, 3, 31, 32, 33, 64, 65, 100};
   if (!archscan::test::short_run()) counts.insert(counts.end(), {1055, 1056, 1057, 1184, 1185, 2000});
-  std::vector<std::int64_t> s;
-  for (std::int64_t tiles : counts) {
-    for (std::int64_t d : {-1, 0, 1}) s.push_back(tiles * tile + d - (d > 0 ? tile : 0));
-  }
-  return s;
-}
-
-template <class T>
-void expect_equal(const device_buffer<T>& got, const std::vector<T>& want, const char* what, std::int64_t n) {
-  const std::vector<T> h = got.to_host();
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    ASSERT_TRUE(h[i] == want[i]) << what << ", n = " << n << ", first difference at " << i;
-  }
+  return archscan::test::sizes_at_tile_counts(tile, counts);
 }
 
 template <class Tuning>
