@@ -182,7 +182,7 @@ struct transposed_tile {
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
-  //! A wave's ordered fold (wave_prefix) stages the aggregates before a tile in the exchange regions
+  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates before a tile in the exchange regions
   //! when they fit: aggregate i in slot i + i / 32, so that lane l reading item i of segment l meets
   //! a bank of its own. 0 without exchange regions.
   static constexpr std::int64_t staged_aggregates =
@@ -667,24 +667,30 @@ struct transposed_tile {
   }
 
   //! One cluster (tile/cluster.cuh): the aggregate in this block's prefix slot, a cluster barrier,
-  //! warp 0 folds the predecessors' slots, a second barrier ends every read of this block's slot,
-  //! which then takes the prefix.
+  //! the predecessors' slots read, a second barrier ends every read of this block's slot, which then
+  //! takes the prefix. The reads are staged as a wave stages its aggregates (one remote load a
+  //! thread, all in flight at once) where the exchange regions hold them: folded remotely, lane 0's
+  //! loads of up to 24-byte slots went one after another.
   __device__ static void cluster_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s) {
     if (threadIdx.x == 0) {
       hooks::starve(tile);
       *s.tile_prefix = aggregate;
     }
     cluster_exchange::barrier();
-    T prefix{};
-    if (tile > 0 && threadIdx.x < 32) {
-      const T* slot = s.tile_prefix;
-      prefix        = segment_lookback<T, Tuning>::exclusive_prefix_of(
-                   [&](std::int64_t i) { return cluster_exchange::read(slot, static_cast<unsigned>(i)); }, tile,
-                   p.seed_maybe(), p.op)
-                   .value;
+    const T* slot     = s.tile_prefix;
+    const auto remote = [&](std::int64_t i) { return cluster_exchange::read(slot, static_cast<unsigned>(i)); };
+    if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
+      stage_aggregates(tile, s, remote);
+      cluster_exchange::barrier();  // also makes the staged copies visible to warp 0
+      fold_staged(p, tile, s);
+    } else {
+      T prefix{};
+      if (tile > 0 && threadIdx.x < 32) {
+        prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(remote, tile, p.seed_maybe(), p.op).value;
+      }
+      cluster_exchange::barrier();
+      if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
     }
-    cluster_exchange::barrier();
-    if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
     __syncthreads();
   }
 
@@ -698,24 +704,16 @@ struct transposed_tile {
     }
     wave<T>::barrier();
     if constexpr (Ordered) {
-      using walk = segment_lookback<T, Tuning>;
+      const T* a = d_aggregates;
       if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
-        // The block copies the aggregates before its tile into its exchange regions (free from the
-        // loads' last exchange to the stores' first, behind the block scan's barriers), one load a
-        // thread or a few, all in flight at once; warp 0 then folds them from there. Folded from
-        // global memory, each lane's 31 loads of its segment took several round trips in a row.
-        T* staged = s.template regions<T>();
-        for (std::int64_t i = threadIdx.x; i < tile; i += threads) staged[staged_slot(i)] = d_aggregates[i];
+        // Folded from global memory, each lane's 31 loads of its segment took several round trips
+        // in a row.
+        stage_aggregates(tile, s, [&](std::int64_t i) { return a[i]; });
         __syncthreads();
-        if (threadIdx.x < 32) {
-          const detail::maybe<T> prefix =
-              walk::exclusive_prefix_of([&](std::int64_t i) { return staged[staged_slot(i)]; }, tile, p.seed_maybe(), p.op);
-          if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
-        }
+        fold_staged(p, tile, s);
       } else if (tile > 0 && threadIdx.x < 32) {
-        const T* a                    = d_aggregates;
-        const detail::maybe<T> prefix = walk::exclusive_prefix_of([&](std::int64_t i) { return a[i]; }, tile,
-                                                                  p.seed_maybe(), p.op);
+        const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(
+            [&](std::int64_t i) { return a[i]; }, tile, p.seed_maybe(), p.op);
         if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
       }
     } else if (tile > 0 && threadIdx.x < 32) {
@@ -723,6 +721,25 @@ struct transposed_tile {
       if (threadIdx.x == 0) *s.tile_prefix = p.seeded(prefix);
     }
     __syncthreads();
+  }
+
+  //! Copies the aggregates of the tiles before `tile` (`aggregate(i)`, i < tile <= staged_aggregates)
+  //! into the exchange regions, free from the loads' last exchange to the stores' first (behind the
+  //! block scan's barriers): one load a thread or a few, all in flight at once. A barrier must
+  //! follow before fold_staged.
+  template <class Aggregate>
+  __device__ static void stage_aggregates(std::int64_t tile, const smem_view& s, Aggregate aggregate) {
+    T* staged = s.template regions<T>();
+    for (std::int64_t i = threadIdx.x; i < tile; i += threads) staged[staged_slot(i)] = aggregate(i);
+  }
+
+  //! Warp 0 folds the staged aggregates in the look-back's order into `*s.tile_prefix` (tile > 0).
+  __device__ static void fold_staged(const Problem& p, std::int64_t tile, const smem_view& s) {
+    if (threadIdx.x >= 32) return;
+    const T* staged               = s.template regions<T>();
+    const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(
+        [&](std::int64_t i) { return staged[staged_slot(i)]; }, tile, p.seed_maybe(), p.op);
+    if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
