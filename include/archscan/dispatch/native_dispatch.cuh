@@ -257,6 +257,27 @@ struct family_dispatch<native_family> {
     detail::throw_on_launch_error("archscan::native: scan_tiles");
   }
 
+  //! The launch configuration of a grid that is one cluster of `blocks` blocks (along x), for the
+  //! occupancy query and the launch alike. `config` points at `attribute`: neither copied nor moved.
+  struct one_cluster {
+    cudaLaunchAttribute attribute{};
+    cudaLaunchConfig_t config{};
+    one_cluster(int blocks, int threads, int smem, cudaStream_t stream) {
+      attribute.id               = cudaLaunchAttributeClusterDimension;
+      attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
+      attribute.val.clusterDim.y = 1;
+      attribute.val.clusterDim.z = 1;
+      config.gridDim             = dim3(static_cast<unsigned>(blocks));
+      config.blockDim            = dim3(static_cast<unsigned>(threads));
+      config.dynamicSmemBytes    = static_cast<std::size_t>(smem);
+      config.stream              = stream;
+      config.attrs               = &attribute;
+      config.numAttrs            = 1;
+    }
+    one_cluster(const one_cluster&)            = delete;
+    one_cluster& operator=(const one_cluster&) = delete;
+  };
+
   //! The largest cluster of kernel `k` (blocks of `threads` threads and `smem` bytes) that fits on the
   //! device, at most `most` blocks (0: none of 2 or more, or the kernel was not compiled for sm_90 on),
   //! asked once per device and kernel. Sizes past 8, the portable limit, need the kernel's consent
@@ -281,19 +302,9 @@ struct family_dispatch<native_family> {
     }
     int fits = 0;
     for (int size = most; size >= 2 && fits == 0; --size) {
-      cudaLaunchAttribute cluster{};
-      cluster.id               = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = static_cast<unsigned>(size);
-      cluster.val.clusterDim.y = 1;
-      cluster.val.clusterDim.z = 1;
-      cudaLaunchConfig_t config{};
-      config.gridDim          = dim3(static_cast<unsigned>(size));
-      config.blockDim         = dim3(static_cast<unsigned>(threads));
-      config.dynamicSmemBytes = static_cast<std::size_t>(smem);
-      config.attrs            = &cluster;
-      config.numAttrs         = 1;
-      int clusters            = 0;
-      if (cudaOccupancyMaxActiveClusters(&clusters, k, &config) != cudaSuccess) {
+      const one_cluster launch(size, threads, smem, nullptr);
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, k, &launch.config) != cudaSuccess) {
         cudaGetLastError();  // this size is refused: try a smaller one
       } else if (clusters >= 1) {
         fits = size;
@@ -308,20 +319,10 @@ struct family_dispatch<native_family> {
   static void launch_cluster(const Problem& p, std::int64_t tiles, cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    cudaLaunchAttribute cluster{};
-    cluster.id               = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = static_cast<unsigned>(tiles);
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim          = dim3(static_cast<unsigned>(tiles));
-    config.blockDim         = dim3(static_cast<unsigned>(tile_t::threads));
-    config.dynamicSmemBytes = static_cast<std::size_t>(tile_t::smem_bytes);
-    config.stream           = stream;
-    config.attrs            = &cluster;
-    config.numAttrs         = 1;
-    detail::throw_on_error(cudaLaunchKernelEx(&config, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>, p),
-                           "archscan::native: scan_cluster");
+    const one_cluster launch(static_cast<int>(tiles), tile_t::threads, tile_t::smem_bytes, stream);
+    detail::throw_on_error(
+        cudaLaunchKernelEx(&launch.config, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>, p),
+        "archscan::native: scan_cluster");
     detail::throw_on_launch_error("archscan::native: scan_cluster");
   }
 
