@@ -60,6 +60,24 @@ inline void check_grid(std::int64_t blocks, const char* what) {
   if (blocks > 0x7fffffff) detail::throw_on_error(cudaErrorInvalidValue, what);
 }
 
+//! A launch configuration with one attribute (cooperative, a cluster's dimension), for
+//! cudaLaunchKernelEx and the occupancy queries. `config` points at `attribute`: neither is copied.
+struct attributed_launch {
+  cudaLaunchAttribute attribute;
+  cudaLaunchConfig_t config{};
+  attributed_launch(const cudaLaunchAttribute& a, std::int64_t grid, int threads, int smem_bytes, cudaStream_t stream)
+      : attribute(a) {
+    config.gridDim          = dim3(static_cast<unsigned>(grid));
+    config.blockDim         = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
+    config.stream           = stream;
+    config.attrs            = &attribute;
+    config.numAttrs         = 1;
+  }
+  attributed_launch(const attributed_launch&)            = delete;
+  attributed_launch& operator=(const attributed_launch&) = delete;
+};
+
 //! Launches `kernel` cooperatively (every block resident at once, as a grid barrier needs) on
 //! `stream` with `args`. Returns false, with nothing launched and no error left pending, when the
 //! driver refuses for lack of room (e.g. under MPS): the caller then takes its plan's fallback. Any
@@ -70,14 +88,8 @@ bool launch_cooperative(void (*kernel)(Params...), std::int64_t grid, int thread
   cudaLaunchAttribute cooperative{};
   cooperative.id              = cudaLaunchAttributeCooperative;
   cooperative.val.cooperative = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim          = dim3(static_cast<unsigned>(grid));
-  config.blockDim         = dim3(static_cast<unsigned>(threads));
-  config.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
-  config.stream           = stream;
-  config.attrs            = &cooperative;
-  config.numAttrs         = 1;
-  const cudaError_t status = cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+  const attributed_launch launch(cooperative, grid, threads, smem_bytes, stream);
+  const cudaError_t status = cudaLaunchKernelEx(&launch.config, kernel, static_cast<Args&&>(args)...);
   if (status == cudaErrorCooperativeLaunchTooLarge) {
     cudaGetLastError();
     return false;

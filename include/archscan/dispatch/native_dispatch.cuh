@@ -257,25 +257,18 @@ struct family_dispatch<native_family> {
     detail::throw_on_launch_error("archscan::native: scan_tiles");
   }
 
-  //! The launch configuration of a grid that is one cluster of `blocks` blocks (along x), for the
-  //! occupancy query and the launch alike. `config` points at `attribute`: neither copied nor moved.
-  struct one_cluster {
-    cudaLaunchAttribute attribute{};
-    cudaLaunchConfig_t config{};
-    one_cluster(int blocks, int threads, int smem, cudaStream_t stream) {
-      attribute.id               = cudaLaunchAttributeClusterDimension;
-      attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
-      attribute.val.clusterDim.y = 1;
-      attribute.val.clusterDim.z = 1;
-      config.gridDim             = dim3(static_cast<unsigned>(blocks));
-      config.blockDim            = dim3(static_cast<unsigned>(threads));
-      config.dynamicSmemBytes    = static_cast<std::size_t>(smem);
-      config.stream              = stream;
-      config.attrs               = &attribute;
-      config.numAttrs            = 1;
+  //! A grid that is one cluster of `blocks` blocks (along x), for the occupancy query and the launch.
+  struct one_cluster : attributed_launch {
+    one_cluster(int blocks, int threads, int smem, cudaStream_t stream)
+        : attributed_launch(dimension(blocks), blocks, threads, smem, stream) {}
+    static cudaLaunchAttribute dimension(int blocks) {
+      cudaLaunchAttribute a{};
+      a.id               = cudaLaunchAttributeClusterDimension;
+      a.val.clusterDim.x = static_cast<unsigned>(blocks);
+      a.val.clusterDim.y = 1;
+      a.val.clusterDim.z = 1;
+      return a;
     }
-    one_cluster(const one_cluster&)            = delete;
-    one_cluster& operator=(const one_cluster&) = delete;
   };
 
   //! The largest cluster of kernel `k` (blocks of `threads` threads and `smem` bytes) that fits on the
