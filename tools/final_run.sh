@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The closing runs on the GPU machine, in parts that each fit one device call (10 minutes):
 #   tools/final_run.sh PART[,PART...] OUT_DIR
-#   build       sm_90 build against the toolkit's CCCL (build/gpu)                          ~6 min
+#   build       sm_90 build against the toolkit's CCCL (build/gpu)   ~7-10 min (a cut build resumes)
 #   build-new   sm_90 build against the newest fetched CCCL (build/gpu-newest, tests only, from
 #               .cccl/, carried to the machine)                                             ~5 min
 #               (each alone: both at once overran one call once native had joined the suite)
