@@ -182,9 +182,9 @@ struct transposed_tile {
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
-  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates before a tile in the exchange regions
-  //! when they fit: aggregate i in slot i + i / 32, so that lane l reading item i of segment l meets
-  //! a bank of its own. 0 without exchange regions.
+  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates before a tile
+  //! in the exchange regions when they fit: aggregate i in slot i + i / 32, so that lane l reading
+  //! item i of segment l meets a bank of its own. 0 without exchange regions.
   static constexpr std::int64_t staged_aggregates =
       transposes ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) * 32 / 33 : 0;
   __device__ static std::int64_t staged_slot(std::int64_t i) { return i + i / 32; }
