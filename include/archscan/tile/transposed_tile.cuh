@@ -711,10 +711,8 @@ struct transposed_tile {
         stage_aggregates(tile, s, [&](std::int64_t i) { return a[i]; });
         __syncthreads();
         fold_staged(p, tile, s);
-      } else if (tile > 0 && threadIdx.x < 32) {
-        const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(
-            [&](std::int64_t i) { return a[i]; }, tile, p.seed_maybe(), p.op);
-        if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
+      } else if (tile > 0) {
+        fold_ordered(p, tile, s, [&](std::int64_t i) { return a[i]; });
       }
     } else if (tile > 0 && threadIdx.x < 32) {
       const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
@@ -735,10 +733,17 @@ struct transposed_tile {
 
   //! Warp 0 folds the staged aggregates in the look-back's order into `*s.tile_prefix` (tile > 0).
   __device__ static void fold_staged(const Problem& p, std::int64_t tile, const smem_view& s) {
+    const T* staged = s.template regions<T>();
+    fold_ordered(p, tile, s, [&](std::int64_t i) { return staged[staged_slot(i)]; });
+  }
+
+  //! Warp 0 folds the aggregates of the tiles before `tile` (`aggregate(i)`; tile > 0) in the
+  //! look-back's order into `*s.tile_prefix`.
+  template <class Aggregate>
+  __device__ static void fold_ordered(const Problem& p, std::int64_t tile, const smem_view& s, Aggregate aggregate) {
     if (threadIdx.x >= 32) return;
-    const T* staged               = s.template regions<T>();
-    const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(
-        [&](std::int64_t i) { return staged[staged_slot(i)]; }, tile, p.seed_maybe(), p.op);
+    const detail::maybe<T> prefix =
+        segment_lookback<T, Tuning>::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
 
