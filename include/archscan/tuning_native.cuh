@@ -153,6 +153,17 @@ struct native_tuning {
   //! clusters of at most 8: 2^16 as a wave).
   static constexpr int cluster_max_tiles = 16;
 
+  //! Problems that at most this many full tiles cover, where small tiles would number more, take the
+  //! full tiles if a full tile holds at most `full_tiles_max_extra_bytes` accumulator bytes more than
+  //! a small one: as many as cluster_max_tiles, so that they run as one cluster where small tiles
+  //! would run as a wave (temporary storage, a grid barrier), while small tiles that spread the items
+  //! over many more SMs keep them. A choice by n and the tuning alone; 0: never. H100, time x the
+  //! small tiles' wave (a full tile's extra bytes): by-key int8 2^15 0.87 (6 KiB), int32 2^17 0.95
+  //! (16 KiB), double 2^15 0.94 (24 KiB), by-key int32 2^15 / 2^16 0.95 / 1.01 (24 KiB); int16 2^17
+  //! 1.03 (28 KiB), by-key double 2^16 1.11 (48 KiB).
+  static constexpr int full_tiles_max             = 16;
+  static constexpr int full_tiles_max_extra_bytes = 24 * 1024;
+
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
   //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
   //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.

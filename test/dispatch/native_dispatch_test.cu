@@ -125,6 +125,22 @@ TEST(NativePlan, SmallTilesByNAlone) {
   EXPECT_FALSE(native_small_tiles(132 * 2048 + 1, 5120, 2048, 132));
   EXPECT_FALSE(native_small_tiles(20000, 5120, 2048, 0));     // off
   EXPECT_FALSE(native_small_tiles(20000, 5120, 5120, 132));   // no smaller tiles
+}
+
+TEST(NativePlan, FullTilesFirstByNAlone) {
+  using archscan::dispatch::native_full_tiles_first;
+  // Up to 16 full tiles of 4096 items against 1024-item small tiles, 8-byte accumulators (24 KiB
+  // more a full tile): full tiles while at most 16 of them cover n and small ones number more.
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_TRUE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_TRUE(native_full_tiles_first(16 * 4096, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_FALSE(native_full_tiles_first(16 * 4096 + 1, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 0, 8, 24 * 1024));    // off
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 16, 24 * 1024));  // 48 KiB more
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, 0));
+}
+
+TEST(NativePlan, SmallTilesKeepTheirShape) {
   // the plan over the chosen shape keeps it, whichever route the device allows
   auto in             = input(20000);
   in.items_per_thread = 16;

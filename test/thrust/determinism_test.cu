@@ -187,6 +187,7 @@ struct native_no_cluster : archscan::native_tuning {
 struct native_small_tiles : archscan::native_tuning {
   static constexpr int small_tiles_max   = 132;
   static constexpr int cluster_max_tiles = 0;  // a wave at every count, not a cluster up to 16
+  static constexpr int full_tiles_max    = 0;  // small tiles wherever they number at most 132
   struct row_4 : archscan::native_tuning::row_4 {
     static constexpr int small_items_per_thread = 16;
   };
@@ -245,8 +246,8 @@ TEST(NativeDeterminism, WaveAndLookbackGiveTheSameBits) {
 }
 
 //! One thread block cluster (at most 16 tiles, on devices with clusters) folds as the wave and the
-//! look-back do: 3 small tiles of floats (9 of doubles), 16 of floats (64 of doubles: a wave), 4 of
-//! floats and 16 of doubles.
+//! look-back do: 3 small tiles of floats (9 of doubles), 16 of floats (16 full tiles of doubles), 4
+//! of floats and 16 of doubles.
 TEST(NativeDeterminism, ClusterWaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{8193}, std::int64_t{16} * 4096, std::int64_t{16} * 1024}) {

@@ -3,7 +3,8 @@
 //! over tiles.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
-//! `Tuning::small_tiles_max` small tiles take those, and rows with large tiles take them from their
+//! `Tuning::small_tiles_max` small tiles take those (but where `Tuning::full_tiles_max` full tiles of
+//! little more data do: one cluster instead of a wave), and rows with large tiles take them from their
 //! `large_from_items` up (choices by n alone). At most `Tuning::cluster_max_tiles` tiles on a device
 //! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
 //! temporary storage (a launch the driver refuses then throws: there is no storage for another
@@ -48,12 +49,24 @@ struct native_plan_input {
   int cluster_max_tiles = 0;   //!< the most tiles one cluster of the cluster kernel holds here (0: none)
 };
 
-//! Whether a problem of `n` items takes the row's small tiles: at most `small_tiles_max` of them
+//! Whether a problem of `n` items may take the row's small tiles: at most `small_tiles_max` of them
 //! (Tuning::small_tiles_max, 0: never), more items than one full tile, and small tiles smaller than
 //! full ones. A function of n and the tuning alone, so the bits are the same on every device.
 constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small_tile_items, int small_tiles_max) {
   return small_tiles_max > 0 && small_tile_items < full_tile_items && n > full_tile_items &&
          detail::ceil_div(n, small_tile_items) <= small_tiles_max;
+}
+
+//! Whether a problem takes full tiles where it could take small ones: at most `full_tiles_max` full
+//! tiles (Tuning::full_tiles_max) cover it, small tiles would number more, and a full tile holds at
+//! most `max_extra_bytes` (Tuning::full_tiles_max_extra_bytes) more accumulator bytes than a small
+//! one. Again a function of n and the tuning alone.
+constexpr bool native_full_tiles_first(std::int64_t n, int full_tile_items, int small_tile_items, int full_tiles_max,
+                                       std::size_t accum_bytes, int max_extra_bytes) {
+  const std::size_t extra_bytes = static_cast<std::size_t>(full_tile_items - small_tile_items) * accum_bytes;
+  return detail::ceil_div(n, full_tile_items) <= full_tiles_max &&
+         detail::ceil_div(n, small_tile_items) > full_tiles_max &&
+         extra_bytes <= static_cast<std::size_t>(max_extra_bytes);
 }
 
 //! Whether a problem of `n` items takes the row's large tiles (tuning.cuh, `example_large_row`): from
@@ -167,8 +180,11 @@ struct family_dispatch<native_family> {
       }
     }
     if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
-      if (native_small_tiles(p.n, full_tile<Tuning, Hooks, Problem>::tile_items,
-                             small_tile<Tuning, Hooks, Problem>::tile_items, Tuning::small_tiles_max)) {
+      constexpr int full_items  = full_tile<Tuning, Hooks, Problem>::tile_items;
+      constexpr int small_items = small_tile<Tuning, Hooks, Problem>::tile_items;
+      if (native_small_tiles(p.n, full_items, small_items, Tuning::small_tiles_max) &&
+          !native_full_tiles_first(p.n, full_items, small_items, Tuning::full_tiles_max,
+                                   sizeof(typename Problem::accum_type), Tuning::full_tiles_max_extra_bytes)) {
         return plan_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, facts);
       }
     }
