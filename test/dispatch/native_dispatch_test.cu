@@ -138,6 +138,8 @@ TEST(NativePlan, FullTilesFirstByNAlone) {
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 0, 8, 24 * 1024));    // off
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 16, 24 * 1024));  // 48 KiB more
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, 0));
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, -1));    // no byte limit
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 1024, 4096, 16, 8, 1 << 30));  // not smaller
 }
 
 TEST(NativePlan, SmallTilesKeepTheirShape) {

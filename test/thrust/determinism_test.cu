@@ -428,9 +428,12 @@ void expect_same_bits_by_key(const std::vector<V>& values, Op op, V init, bool e
 TEST(NativeDeterminism, ByKeyVectorsOrItemByItemWaveOrLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // One partial tile, one cluster of 11 small (1024-item) tiles (a wave where clusters are not),
-  // a wave of a few small tiles, a wave of a few full (4096-item) tiles, and a look-back over many.
+  // 11 full (4096-item) tiles in one cluster (values of up to 4 bytes: full_tiles_max) or a wave of
+  // 41 small ones (doubles), a wave of 132 small tiles, a wave of a few full tiles, and a look-back
+  // over many.
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{10} * 1024 + 5, std::int64_t{40} * 1024 + 3,
-                               std::int64_t{200} * 4096 + 5, std::int64_t{3000} * 4096 + 7}) {
+                               std::int64_t{132} * 1024 - 1, std::int64_t{200} * 4096 + 5,
+                               std::int64_t{3000} * 4096 + 7}) {
     const auto keys = random_key_runs(n, static_cast<std::uint64_t>(n) + 91);
     expect_same_bits_by_key(random_values<float>(n, 71), ::cuda::std::plus<float>{}, 0.25f, false, keys);
     expect_same_bits_by_key(random_values<double>(n, 72), ::cuda::std::plus<double>{}, 0.5, false, keys);
@@ -462,13 +465,17 @@ std::vector<int> long_key_runs(std::int64_t n, std::int64_t span, std::uint64_t 
 TEST(NativeDeterminism, ByKeyRunsLongerThanTilesGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   constexpr std::int64_t tile = 4096, segment = 32 * tile;
-  // A wave of 41 small (1024-item) tiles, and one of 201 full (4096-item) tiles: 1 and 6 segments;
-  // then 94 segments, so that the walk over segment ends starts past the seed, with runs longer
-  // than a tile and runs longer than a segment (segments that do not restart, or start only because
-  // the one before closes).
+  // 11 full (4096-item) tiles in one cluster (doubles: a wave of 41 small, 1024-item tiles), a wave
+  // of 132 small tiles, and one of 201 full tiles: 1, 5 and 6 segments; then 94 segments, so that
+  // the walk over segment ends starts past the seed, with runs longer than a tile and runs longer
+  // than a segment (segments that do not restart, or start only because the one before closes).
   const struct {
     std::int64_t n, span;
-  } cases[] = {{40 * 1024 + 3, tile}, {200 * tile + 5, tile}, {3000 * tile + 7, tile}, {3000 * tile + 7, segment}};
+  } cases[] = {{40 * 1024 + 3, tile},
+               {132 * 1024 - 1, tile},
+               {200 * tile + 5, tile},
+               {3000 * tile + 7, tile},
+               {3000 * tile + 7, segment}};
   for (const auto c : cases) {
     const auto keys = long_key_runs(c.n, c.span, static_cast<std::uint64_t>(c.n + c.span) + 93);
     expect_same_bits_by_key(random_values<float>(c.n, 75), ::cuda::std::plus<float>{}, 0.25f, false, keys);

@@ -63,6 +63,7 @@ constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small
 //! one. Again a function of n and the tuning alone.
 constexpr bool native_full_tiles_first(std::int64_t n, int full_tile_items, int small_tile_items, int full_tiles_max,
                                        std::size_t accum_bytes, int max_extra_bytes) {
+  if (small_tile_items >= full_tile_items || max_extra_bytes < 0) return false;
   const std::size_t extra_bytes = static_cast<std::size_t>(full_tile_items - small_tile_items) * accum_bytes;
   return detail::ceil_div(n, full_tile_items) <= full_tiles_max &&
          detail::ceil_div(n, small_tile_items) > full_tiles_max &&
