@@ -122,7 +122,10 @@ void expect_matches_one_gpu(const char* what, Policy policy, Call call, referenc
         thrust::device_vector<T> d_values(values.begin() + lo, values.begin() + hi);
         thrust::device_vector<Out> d_out(static_cast<std::size_t>(hi - lo));
         thrust::fill(d_out.begin(), d_out.end(), Out{});  // poisoned below, byte by byte
-        cudaMemset(thrust::raw_pointer_cast(d_out.data()), 0xA5, sizeof(Out) * (hi - lo));
+        // On the rank's stream: it does not wait for the legacy default stream (cudaStreamNonBlocking),
+        // so a cudaMemset there could land after the call's first work (an in-place copy) began.
+        ASSERT_EQ(cudaSuccess, cudaMemsetAsync(thrust::raw_pointer_cast(d_out.data()), 0xA5,
+                                               sizeof(Out) * static_cast<std::size_t>(hi - lo), env.stream));
         call(policy.on(env.stream).across(env.comm), thrust::raw_pointer_cast(d_keys.data()),
              thrust::raw_pointer_cast(d_values.data()), hi - lo, thrust::raw_pointer_cast(d_out.data()));
         ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(env.stream));
