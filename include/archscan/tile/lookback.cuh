@@ -199,36 +199,10 @@ struct segment_lookback {
       // steps past the end predicated off.
       const int count          = lane < s ? segment : lane == s ? j : 0;
       const std::int64_t first = static_cast<std::int64_t>(lane) * segment;
-      constexpr int chunk      = 8;
       T r{};
       if (count > 0) {
         r = aggregate(first);
-        if constexpr (detail::is_keyed_v<T>) {
-          // By-key aggregates fold from the last cut among them, as fold_lanes_from does (the same
-          // bits: a fold restarts at a cut); where key runs are shorter than a tile every aggregate
-          // holds one, and the fold takes no step where a whole segment took 31. The cut is found
-          // as the unrolled folds step (loads in flight together, whole segments or chunks of 8);
-          // only the steps after it wait on theirs.
-          static_assert(detail::is_segmented_op_v<Op>, "by-key items fold under segmented_op");
-          const auto cut_at = [&](int i) {  // loads unconditionally (clamped), so that they can go first
-            const bool restarts = aggregate(first + (i < count ? i : 0)).restarts();
-            return restarts && i < count;
-          };
-          int from          = 0;
-          if (s > 0) {
-#pragma unroll 8
-            for (int i = 1; i < segment; ++i) from = cut_at(i) ? i : from;
-          } else {
-#pragma unroll 1
-            for (int c = 1; c < j; c += chunk) {
-#pragma unroll
-              for (int k = 0; k < chunk; ++k) from = cut_at(c + k) ? c + k : from;
-            }
-          }
-          if (from > 0) r = aggregate(first + from);
-#pragma unroll 1
-          for (int i = from + 1; i < count; ++i) r = static_cast<T>(op(r, aggregate(first + i)));
-        } else if constexpr (unrolled) {
+        if constexpr (unrolled) {
           // Computed, then selected: a branch around the step (the by-key operator branches too)
           // measured up to 17% slower.
           const auto step = [&](int i, const T& v) {
@@ -239,6 +213,7 @@ struct segment_lookback {
 #pragma unroll 8
             for (int i = 1; i < segment; ++i) step(i, aggregate(first + (i < count ? i : 0)));
           } else {
+            constexpr int chunk = 8;
 #pragma unroll 1
             for (int c = 1; c < j; c += chunk) {
               T v[chunk];
