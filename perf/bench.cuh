@@ -42,6 +42,7 @@ struct settings {
   double copy_GBps = 0;     //!< measured at start
   cudaDeviceProp prop{};
   std::size_t usable_bytes = 0;  //!< device memory a case may use
+  std::size_t key_run      = 100;  //!< by-key inputs: runs of this many equal keys (--key-run)
 };
 settings& config();
 cudaStream_t stream();
@@ -104,8 +105,6 @@ struct twice {
 };
 
 using key_type = std::int32_t;
-//! By-key inputs: runs of this many equal keys (not a power of two, so runs straddle tiles anywhere).
-constexpr std::size_t key_run = 100;
 
 // ---- one case's data ---------------------------------------------------------------------------------
 

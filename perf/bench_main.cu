@@ -1,7 +1,7 @@
 //! \file archscan-bench: every scan algorithm x value type x size x implementation, on Google Benchmark
 //! with manual timing by CUDA events.
 //!
-//!   archscan-bench [--quick] [--hot] [--reps N] [--markdown FILE] [--summary FILE] [--meta]
+//!   archscan-bench [--quick] [--hot] [--reps N] [--key-run N] [--markdown FILE] [--summary FILE] [--meta]
 //!                  [Google Benchmark flags: --benchmark_out=FILE.json --benchmark_out_format=json
 //!                   --benchmark_filter=REGEX ...]
 //!
@@ -14,6 +14,8 @@
 //! Which scans a build measures is chosen at configure time (ARCHSCAN_BENCH_SCANS in perf/CMakeLists.txt);
 //! case names do not depend on it, nor on the CCCL release, so results of different builds line up.
 //! The JSON context records the CCCL release (`cccl`: "cccl 3.5.0", `CCCL_VERSION`, `CUB_VERSION`).
+//! By-key inputs are runs of --key-run equal keys (default 100: not a power of two, so runs straddle
+//! tiles anywhere; the JSON context records it, case names do not).
 //! Exit status: 0 all cases ran and matched CUB, 1 a mismatch or CUDA error, 2 no GPU or a bad flag.
 
 #include <cstdio>
@@ -67,7 +69,7 @@ registrar::registrar(int rank, register_fn f) {
 }
 
 namespace {
-__global__ void keys_kernel(key_type* keys, std::size_t n) {
+__global__ void keys_kernel(key_type* keys, std::size_t n, std::size_t key_run) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
     keys[i] = static_cast<key_type>(i / key_run);
@@ -76,7 +78,7 @@ __global__ void keys_kernel(key_type* keys, std::size_t n) {
 
 void fill_keys(key_type* keys, std::size_t n, cudaStream_t s) {
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
-  keys_kernel<<<blocks, 256, 0, s>>>(keys, n);
+  keys_kernel<<<blocks, 256, 0, s>>>(keys, n, config().key_run);
   check_launch("keys_kernel");
 }
 
@@ -114,6 +116,7 @@ int main(int argc, char** argv) {
     else if (a == "--hot") config().hot = true;
     else if (a == "--meta") meta = true;
     else if ((v = value("--reps"))) reps = std::atoi(v);
+    else if ((v = value("--key-run"))) config().key_run = static_cast<std::size_t>(std::max(1LL, std::atoll(v)));
     else if ((v = value("--markdown"))) markdown_path = v;
     else if ((v = value("--summary"))) summary_path = v;
     else rest.push_back(argv[i]);
@@ -152,6 +155,7 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("CCCL_VERSION", std::to_string(CCCL_VERSION));
     benchmark::AddCustomContext("CUB_VERSION", std::to_string(CUB_VERSION));
     benchmark::AddCustomContext("copy_GBps", std::to_string(cfg.copy_GBps));
+    benchmark::AddCustomContext("key_run", std::to_string(cfg.key_run));
     benchmark::AddCustomContext("l2_cache", cfg.hot ? "hot (not flushed)" : "cold (flushed before each timed call)");
     benchmark::AddCustomContext("method", "CUDA events per call; median of " + std::to_string(cfg.reps) +
                                               " timed calls after " + std::to_string(cfg.warmup) + " warm-up");
