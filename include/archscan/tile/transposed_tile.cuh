@@ -148,7 +148,7 @@ struct transposed_tile {
   static constexpr bool packs_items =
       vector_loads && vector_stores && detail::narrow_same_width<in_element, out_element>();
   using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
-  //! Full by-key tiles load keys and values as 16-byte vectors and form the flags in registers.
+  //! By-key tiles (full and partial) load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
       splits_keyed && transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
   static constexpr std::size_t region_bytes = warp_region_bytes<items>();
