@@ -3,7 +3,7 @@
 #   tools/final_run.sh PART[,PART...] OUT_DIR
 #   build       sm_90 build against the toolkit's CCCL (build/gpu)   ~7-10 min (a cut build resumes)
 #   build-new   sm_90 build against the newest fetched CCCL (build/gpu-newest, tests only, from
-#               .cccl/, carried to the machine)                                             ~5 min
+#               .cccl/, carried to the machine)     ~10+ min: more than one call; suite-new resumes it
 #               (each alone: both at once overran one call once native had joined the suite)
 #   suite       the whole ctest suite and archscan-ab on build/gpu (tools/gpu_suite.sh)     ~7.5 min
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
