@@ -100,6 +100,21 @@ struct narrow_rows<Tuning, std::void_t<typename Tuning::row_1, typename Tuning::
 };
 }  // namespace detail
 
+namespace detail {
+//! How the look-back's first tiles pace their loads (a tuning's optional `first_set_stagger_cycles`
+//! and `first_set_window_tiles`; without them, not at all): tile/transposed_tile.cuh, `pace_start`.
+template <class Tuning, class = void>
+struct start_pacing {
+  static constexpr long long stagger_cycles = 0;
+  static constexpr std::int64_t window_tiles = 0;
+};
+template <class Tuning>
+struct start_pacing<Tuning, std::void_t<decltype(Tuning::first_set_stagger_cycles), decltype(Tuning::first_set_window_tiles)>> {
+  static constexpr long long stagger_cycles = Tuning::first_set_stagger_cycles;
+  static constexpr std::int64_t window_tiles = Tuning::first_set_window_tiles;
+};
+}  // namespace detail
+
 //! The row of `Tuning` for accumulators of `AccumBytes` bytes.
 template <class Tuning, std::size_t AccumBytes>
 using row_for = std::conditional_t<

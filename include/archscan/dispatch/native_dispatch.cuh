@@ -107,6 +107,7 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   plan.route      = single_pass_route::lookback;
   plan.tiles      = t;
   plan.lookback   = t;
+  plan.first_set  = std::min<std::int64_t>(t.tiles, static_cast<std::int64_t>(in.sm_count) * in.blocks_per_sm);
   const std::int64_t states = in.prefix_chain ? t.tiles : tile::segment_lookback_states(t.tiles);
   plan.states     = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
   plan.temp_bytes = plan.states.bytes;
@@ -270,7 +271,7 @@ struct family_dispatch<native_family> {
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
     kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>
         <<<static_cast<unsigned>(pl.tiles.grid), tile_t::threads, tile_t::smem_bytes, stream>>>(
-            p, tile_t::state_t::bind(d_temp, pl.states), pl.lookback.tiles);
+            p, tile_t::state_t::bind(d_temp, pl.states), pl.lookback.tiles, pl.first_set);
     detail::throw_on_launch_error("archscan::native: scan_tiles");
   }
 

@@ -31,6 +31,8 @@ struct single_pass_plan {
   //! cooperative launch (a grid that fits on the device but not in what MPS grants this process).
   tile_grid lookback;
   unsigned lookback_delay_ns = 0;
+  //! The look-back's tiles that the device holds at once (its first set), which may pace their loads.
+  std::int64_t first_set = 0;
   tile::tile_state_layout states{};  //!< of `lookback`
   std::size_t temp_bytes     = 0;    //!< the most any path of the plan needs
 };

@@ -55,10 +55,10 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
-                      std::int64_t tiles) {
+                      std::int64_t tiles, std::int64_t first_set) {
   extern __shared__ __align__(16) unsigned char smem[];
   native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_tiles<native_ordered_fold<Hooks>>(
-      p, st, tiles, Tuning::lookback_delay_ns, smem);
+      p, st, tiles, Tuning::lookback_delay_ns, smem, first_set);
 }
 
 }  // namespace archscan::kernel

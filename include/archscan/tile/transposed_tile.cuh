@@ -229,11 +229,16 @@ struct transposed_tile {
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
   //! `Ordered`: the segmented look-back (`segment_lookback`, bitwise deterministic) instead of the
   //! windowed tree (`window_lookback`).
+  //! `first_set`: the tiles the device holds at once, whose loads `pace_start` spreads (0: none).
   template <bool Ordered = false>
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
-                                    unsigned char* raw) {
+                                    unsigned char* raw, std::int64_t first_set = 0) {
     const smem_view s(raw);
-    if (threadIdx.x == 0) s.tile_ids[0] = st.next_tile();
+    if (threadIdx.x == 0) {
+      const std::int64_t first = st.next_tile();
+      s.tile_ids[0]            = first;
+      if (first < first_set && first < tiles) pace_start(st, first);
+    }
     __syncthreads();
     for (int round = 0;; ++round) {
       const std::int64_t tile = s.tile_ids[round & 1];
@@ -250,6 +255,26 @@ struct transposed_tile {
         }
       });
       if constexpr (!resident) return;
+    }
+  }
+
+  //! The tiles of the first set all start at once and, left alone, load together: every one of them
+  //! has its aggregate only once the whole set's input has arrived, so the chain of prefixes starts
+  //! late while the memory then idles. Paced, tile t of the first set starts its loads t *
+  //! stagger_cycles after its block started, or once tile t - window_tiles has its aggregate, so
+  //! that the first tiles' inputs arrive first. Timing only: the same tiles, the same bits.
+  __device__ static void pace_start(const state_t& st, std::int64_t tile) {
+    using pacing = detail::start_pacing<Tuning>;
+    if constexpr (pacing::stagger_cycles > 0) {
+      const long long until = clock64() + tile * pacing::stagger_cycles;
+      while (clock64() < until) __nanosleep(32);
+    }
+    if constexpr (pacing::window_tiles > 0) {
+      if (tile >= pacing::window_tiles) {
+        T unused;
+        backoff<Tuning> b;
+        while (st.poll(tile - pacing::window_tiles, unused) == status_invalid) b.wait();
+      }
     }
   }
 
