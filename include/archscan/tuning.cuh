@@ -101,17 +101,15 @@ struct narrow_rows<Tuning, std::void_t<typename Tuning::row_1, typename Tuning::
 }  // namespace detail
 
 namespace detail {
-//! How the look-back's first tiles pace their loads (a tuning's optional `first_set_stagger_cycles`
-//! and `first_set_window_tiles`; without them, not at all): tile/transposed_tile.cuh, `pace_start`.
+//! How the look-back's first tiles pace their loads (a tuning's optional
+//! `first_set_stagger_cycles_per_kib`; without it, not at all): tile/transposed_tile.cuh, `pace_start`.
 template <class Tuning, class = void>
 struct start_pacing {
-  static constexpr long long stagger_cycles = 0;
-  static constexpr std::int64_t window_tiles = 0;
+  static constexpr double cycles_per_kib = 0;
 };
 template <class Tuning>
-struct start_pacing<Tuning, std::void_t<decltype(Tuning::first_set_stagger_cycles), decltype(Tuning::first_set_window_tiles)>> {
-  static constexpr long long stagger_cycles = Tuning::first_set_stagger_cycles;
-  static constexpr std::int64_t window_tiles = Tuning::first_set_window_tiles;
+struct start_pacing<Tuning, std::void_t<decltype(Tuning::first_set_stagger_cycles_per_kib)>> {
+  static constexpr double cycles_per_kib = Tuning::first_set_stagger_cycles_per_kib;
 };
 }  // namespace detail
 

@@ -178,6 +178,14 @@ struct native_tuning {
   //! by-key 2^30, x CUB (chain / segment states): int8 0.59 / 1.05, int32 0.59 / 0.72.
   static constexpr std::size_t keyed_prefix_chain_max_bytes = 0;
 
+  //! The look-back's first set of tiles (those the device holds at once) starts its loads staggered:
+  //! tile t of it t x this x (its tile's accumulator KiB) SM cycles after its block starts
+  //! (tile/transposed_tile.cuh, `pace_start`), so that the first tiles' inputs arrive first and the
+  //! chain of prefixes starts while the rest still load. Timing only: the bits do not change. 0: all
+  //! at once. H100, 32 KB tiles, x the unpaced kernel: double 2^22 0.91, int32 2^23 0.89, int16 2^24
+  //! 0.88; 2^28 within 0.5% (perf/NOTES.md, probe 19).
+  static constexpr double first_set_stagger_cycles_per_kib = 0.75;
+
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;
   static constexpr int carveout_unset                 = -2;

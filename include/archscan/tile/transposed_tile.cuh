@@ -237,7 +237,7 @@ struct transposed_tile {
     if (threadIdx.x == 0) {
       const std::int64_t first = st.next_tile();
       s.tile_ids[0]            = first;
-      if (first < first_set && first < tiles) pace_start(st, first);
+      if (first < first_set && first < tiles) pace_start(first);
     }
     __syncthreads();
     for (int round = 0;; ++round) {
@@ -260,21 +260,15 @@ struct transposed_tile {
 
   //! The tiles of the first set all start at once and, left alone, load together: every one of them
   //! has its aggregate only once the whole set's input has arrived, so the chain of prefixes starts
-  //! late while the memory then idles. Paced, tile t of the first set starts its loads t *
-  //! stagger_cycles after its block started, or once tile t - window_tiles has its aggregate, so
-  //! that the first tiles' inputs arrive first. Timing only: the same tiles, the same bits.
-  __device__ static void pace_start(const state_t& st, std::int64_t tile) {
-    using pacing = detail::start_pacing<Tuning>;
-    if constexpr (pacing::stagger_cycles > 0) {
-      const long long until = clock64() + tile * pacing::stagger_cycles;
+  //! late while the memory then idles. Paced, tile t of the first set starts its loads t x
+  //! `stagger_cycles` after its block started, so that the first tiles' inputs arrive first. Timing
+  //! only: the same tiles, the same bits.
+  static constexpr long long stagger_cycles =
+      static_cast<long long>(detail::start_pacing<Tuning>::cycles_per_kib * tile_items * sizeof(T) / 1024);
+  __device__ static void pace_start(std::int64_t tile) {
+    if constexpr (stagger_cycles > 0) {
+      const long long until = clock64() + tile * stagger_cycles;
       while (clock64() < until) __nanosleep(32);
-    }
-    if constexpr (pacing::window_tiles > 0) {
-      if (tile >= pacing::window_tiles) {
-        T unused;
-        backoff<Tuning> b;
-        while (st.poll(tile - pacing::window_tiles, unused) == status_invalid) b.wait();
-      }
     }
   }
 
