@@ -14,7 +14,6 @@ const registrar registered{9, [] {
   register_type<exclusive_scan_by_key_alg, float, probe_keyed>();
   register_type<exclusive_scan_by_key_alg, double, probe_keyed>();
   register_type<exclusive_scan_by_key_alg, mat2x2, probe>();
-  register_type<transform_inclusive_scan_alg, double, probe_8byte>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -186,6 +186,11 @@ struct native_tuning {
   //! 0.88; 2^28 within 0.5% (perf/NOTES.md, probe 19).
   static constexpr double first_set_stagger_cycles_per_kib = 0.75;
 
+  //! On sm_90 on, the look-back resets its tile states with a kernel of its own and launches the scan
+  //! as its programmatic dependent (detail/dependent_launch.cuh), so that the scan's launch overlaps
+  //! the reset instead of following it; elsewhere, or false, a cudaMemsetAsync and a plain launch.
+  static constexpr bool dependent_launch = true;
+
   // The transposed tile's fields (tuning_turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;
   static constexpr int carveout_unset                 = -2;

@@ -99,6 +99,43 @@ bool launch_cooperative(void (*kernel)(Params...), std::int64_t grid, int thread
   return true;
 }
 
+//! Launches `kernel` on `stream` with `args` as a programmatic dependent of the kernel before it on
+//! the stream (detail/dependent_launch.cuh): it may start once that kernel's blocks allow it and must
+//! wait for it (`wait_for_prerequisite_grids`) before using what it writes. Throws
+//! `thrust::system_error` naming `what` on failure.
+template <class... Params, class... Args>
+void launch_dependent(void (*kernel)(Params...), std::int64_t grid, int threads, int smem_bytes, cudaStream_t stream,
+                      const char* what, Args&&... args) {
+  cudaLaunchAttribute dependent{};
+  dependent.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
+  const attributed_launch launch(dependent, grid, threads, smem_bytes, stream);
+  detail::throw_on_error(cudaLaunchKernelEx(&launch.config, kernel, static_cast<Args&&>(args)...), what);
+  detail::throw_on_launch_error(what);
+}
+
+//! Whether kernel `k` may be launched as a programmatic dependent on this device: sm_90 on, and its
+//! code built for sm_90 on (a kernel run from older PTX has no `griddepcontrol.wait`). Asked once per
+//! device and kernel.
+template <auto k>
+bool dependent_launch_ok(const detail::device_facts& facts) {
+  constexpr int max_devices = 64;
+  static std::atomic<int> cached[max_devices];  // 0: not asked yet, 1: no, 2: yes
+  const bool cacheable = facts.device >= 0 && facts.device < max_devices;
+  if (cacheable) {
+    const int c = cached[facts.device].load(std::memory_order_acquire);
+    if (c > 0) return c == 2;
+  }
+  bool ok = facts.cc_major >= 9;
+  if (ok) {
+    cudaFuncAttributes attributes{};
+    detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
+    ok = attributes.ptxVersion >= 90;
+  }
+  if (cacheable) cached[facts.device].store(ok ? 2 : 1, std::memory_order_release);
+  return ok;
+}
+
 //! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
 //! `block_smem` bytes each plus the per-block reservation; at least 1, at most 100.
 constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, int smem_per_sm) {

@@ -243,8 +243,13 @@ struct family_dispatch<native_family> {
                 tile_t::threads, tile_t::smem_bytes, facts, 100);
       }
     }
-    const single_pass_plan pl = make_native_plan(in);
+    single_pass_plan pl = make_native_plan(in);
     check_grid(pl.tiles.grid, "archscan::native: too many tiles for one grid");
+    if constexpr (Tuning::dependent_launch) {
+      if (pl.route != single_pass_route::single_tile && pl.route != single_pass_route::cluster) {
+        pl.dependent_launch = dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
+      }
+    }
     return pl;
   }
 
@@ -268,10 +273,23 @@ struct family_dispatch<native_family> {
     if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, d_temp, stream)) {
       return;
     }
+    const auto st = tile_t::state_t::bind(d_temp, pl.states);
+    if (pl.dependent_launch) {  // the reset as a kernel of ours, so that the scan may launch during it
+      constexpr int reset_threads = 256;
+      const std::int64_t words    = detail::ceil_div(static_cast<std::int64_t>(pl.states.zero_bytes), std::int64_t{sizeof(uint4)});
+      const std::int64_t blocks   = std::min<std::int64_t>(detail::ceil_div(words, reset_threads), 1024);
+      kernel::native_reset_states<reset_threads>
+          <<<static_cast<unsigned>(blocks), reset_threads, 0, stream>>>(static_cast<uint4*>(d_temp), words);
+      detail::throw_on_launch_error("archscan::native: resetting tile states");
+      launch_dependent(kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, pl.tiles.grid, tile_t::threads,
+                       tile_t::smem_bytes, stream, "archscan::native: scan_tiles", p, st, pl.lookback.tiles,
+                       pl.first_set);
+      return;
+    }
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
     kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>
         <<<static_cast<unsigned>(pl.tiles.grid), tile_t::threads, tile_t::smem_bytes, stream>>>(
-            p, tile_t::state_t::bind(d_temp, pl.states), pl.lookback.tiles, pl.first_set);
+            p, st, pl.lookback.tiles, pl.first_set);
     detail::throw_on_launch_error("archscan::native: scan_tiles");
   }
 

@@ -33,6 +33,8 @@ struct single_pass_plan {
   unsigned lookback_delay_ns = 0;
   //! The look-back's tiles that the device holds at once (its first set), which may pace their loads.
   std::int64_t first_set = 0;
+  //! The look-back launches as a programmatic dependent of its own reset kernel (native, sm_90 on).
+  bool dependent_launch = false;
   tile::tile_state_layout states{};  //!< of `lookback`
   std::size_t temp_bytes     = 0;    //!< the most any path of the plan needs
 };

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include <archscan/detail/dependent_launch.cuh>
 #include <archscan/hooks.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 
@@ -49,6 +50,16 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
 #else
   __trap();
 #endif
+}
+
+//! Zeroes the look-back's tile states (`words` 16-byte words from `d_words`), first letting the scan
+//! that follows on the stream launch (it waits for this grid before its first state access).
+template <int Threads>
+__global__ void __launch_bounds__(Threads) native_reset_states(uint4* d_words, std::int64_t words) {
+  detail::allow_dependent_launch();
+  for (std::int64_t i = blockIdx.x * std::int64_t{Threads} + threadIdx.x; i < words; i += std::int64_t{gridDim.x} * Threads) {
+    d_words[i] = uint4{0, 0, 0, 0};
+  }
 }
 
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.

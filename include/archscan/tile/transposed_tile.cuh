@@ -32,6 +32,7 @@
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
 #include <archscan/detail/keyed.cuh>
+#include <archscan/detail/dependent_launch.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
@@ -234,6 +235,9 @@ struct transposed_tile {
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw, std::int64_t first_set = 0) {
     const smem_view s(raw);
+    // Launched as the dependent of the states' reset (dispatch/native_dispatch.cuh): nothing here
+    // touches a state, the counter included, before the reset has completed.
+    detail::wait_for_prerequisite_grids();
     if (threadIdx.x == 0) {
       const std::int64_t first = st.next_tile();
       s.tile_ids[0]            = first;
