@@ -4,7 +4,7 @@
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
 # The sanitizers slow kernels by 10-100x, so each tool runs only the tests FILTER selects (default: both
 # families, the tile-state tests and the vector exchange) of the scan, by-key, transform, iterator,
-# tile-state, look-back, wave, cluster and vector-exchange binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
+# tile-state, look-back, wave, cluster, vector-exchange and native launch binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
 set -u
 build=${1:?build dir}
 out=${2:-$build/sanitize}
@@ -16,7 +16,7 @@ mkdir -p "$out"
 run_tool() {
   local tool=$1 rc_all=0
   for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test \
-             tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test; do
+             tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test dispatch_native_launch_test; do
     exe="$build/test/$bin"
     [ -x "$exe" ] || { echo "$tool $bin: not built"; rc_all=1; continue; }
     log="$out/$tool-$bin.log"

@@ -31,7 +31,8 @@ namespace archscan {
 //! No hooks: what every shipped policy runs with.
 struct no_hooks {};
 
-//! A tile's events, in order, for the `mark` hook, as thread 0 sees them: its id known, its
+//! A tile's events, in order, for the `mark` hook, as thread 0 sees them: its id known (and, in the
+//! look-back's first set, its pace waited out: tile/transposed_tile.cuh), its
 //! aggregate known (its input loaded and scanned), its exclusive prefix known (after the look-back
 //! or the wave's fold), its own stores issued (the block's other threads may still be storing).
 //! Tile ids are those of the launch (under the rank dispatch, of the rank's slice).

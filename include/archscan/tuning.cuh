@@ -98,19 +98,24 @@ struct narrow_rows<Tuning, std::void_t<typename Tuning::row_1, typename Tuning::
   using row_1 = typename Tuning::row_1;
   using row_2 = typename Tuning::row_2;
 };
-}  // namespace detail
 
-namespace detail {
-//! How the look-back's first tiles pace their loads (a tuning's optional
-//! `first_set_stagger_cycles_per_kib`; without it, not at all): tile/transposed_tile.cuh, `pace_start`.
+//! Optional fields of a native tuning (tuning_native.cuh documents them); a tuning without one goes
+//! without what it asks for: the look-back's first set of tiles paces its loads by
+//! `first_set_stagger_cycles_per_kib`, and `dependent_launch` launches the scan after its reset as a
+//! programmatic dependent.
 template <class Tuning, class = void>
-struct start_pacing {
-  static constexpr double cycles_per_kib = 0;
+struct stagger_cycles_per_kib {
+  static constexpr double value = 0;
 };
 template <class Tuning>
-struct start_pacing<Tuning, std::void_t<decltype(Tuning::first_set_stagger_cycles_per_kib)>> {
-  static constexpr double cycles_per_kib = Tuning::first_set_stagger_cycles_per_kib;
+struct stagger_cycles_per_kib<Tuning, std::void_t<decltype(Tuning::first_set_stagger_cycles_per_kib)>> {
+  static constexpr double value = Tuning::first_set_stagger_cycles_per_kib;
 };
+template <class Tuning, class = void>
+struct dependent_launch : std::false_type {};
+template <class Tuning>
+struct dependent_launch<Tuning, std::void_t<decltype(Tuning::dependent_launch)>>
+    : std::bool_constant<Tuning::dependent_launch> {};
 }  // namespace detail
 
 //! The row of `Tuning` for accumulators of `AccumBytes` bytes.

@@ -224,6 +224,19 @@ TEST(NativePlan, LargeTilesByNAlone) {
   SUCCEED();
 }
 
+TEST(NativePlan, FirstSetIsWhatTheDeviceHoldsAtOnce) {
+  // The look-back paces the loads of the tiles the device holds at once (132 SMs x 8 blocks here):
+  // timing only, so the tiles do not change with it.
+  EXPECT_EQ(make_native_plan(input(std::int64_t{1} << 30)).first_set, 132 * 8);
+  auto small          = input(std::int64_t{1} << 30);
+  small.sm_count      = 20;
+  small.blocks_per_sm = 2;
+  EXPECT_EQ(make_native_plan(small).first_set, 40);
+  EXPECT_EQ(make_native_plan(small).tiles.tile_items, make_native_plan(input(std::int64_t{1} << 30)).tiles.tile_items);
+  EXPECT_EQ(make_native_plan(input(3 * 5120)).first_set, 3);  // never more than the tiles
+  EXPECT_FALSE(make_native_plan(input(std::int64_t{1} << 30)).dependent_launch);  // the dispatch's call, not the plan's
+}
+
 TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {
   auto in                   = input(std::int64_t{1} << 30);
   in.resident_blocks_per_sm = 2;

@@ -286,6 +286,21 @@ TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
   }
 }
 
+//! The look-back's first set of tiles paces its loads, and on sm_90 on the scan launches as a
+//! dependent of its states' reset: timing alone, so a tuning with neither gives the same bits.
+struct native_unpaced : native_lookback_only {
+  static constexpr double first_set_stagger_cycles_per_kib = 0;
+  static constexpr bool dependent_launch                   = false;
+};
+
+TEST(NativeDeterminism, PacingAndDependentLaunchGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 1025 and 2049 float tiles (2049 and 4097 of doubles): more than a GPU holds at once.
+  for (const std::int64_t n : {(std::int64_t{1} << 23) + 7, (std::int64_t{1} << 24) + 3}) {
+    expect_same_bits<native_lookback_only, native_unpaced>(n, 61);
+  }
+}
+
 //! A non-associative, non-commutative operator on narrow integers (wrapping): any change in the
 //! association or the order of operands changes the bits.
 struct affine_mix {

@@ -60,7 +60,8 @@ inline void check_grid(std::int64_t blocks, const char* what) {
   if (blocks > 0x7fffffff) detail::throw_on_error(cudaErrorInvalidValue, what);
 }
 
-//! A launch configuration with one attribute (cooperative, a cluster's dimension), for
+//! A launch configuration with one attribute (cooperative, a cluster's dimension, a programmatic
+//! dependency), for
 //! cudaLaunchKernelEx and the occupancy queries. `config` points at `attribute`: neither is copied.
 struct attributed_launch {
   cudaLaunchAttribute attribute;
@@ -99,10 +100,11 @@ bool launch_cooperative(void (*kernel)(Params...), std::int64_t grid, int thread
   return true;
 }
 
-//! Launches `kernel` on `stream` with `args` as a programmatic dependent of the kernel before it on
-//! the stream (detail/dependent_launch.cuh): it may start once that kernel's blocks allow it and must
-//! wait for it (`wait_for_prerequisite_grids`) before using what it writes. Throws
-//! `thrust::system_error` naming `what` on failure.
+//! Launches `kernel` on `stream` with `args` as a programmatic dependent of the kernel queued just
+//! before it on the stream (detail/dependent_launch.cuh): it may start once that kernel's blocks allow
+//! it and must wait for it (`wait_for_prerequisite_grids`) before using what it writes. Should the
+//! driver refuse the attribute, the kernel is launched plainly after it (the same order, later).
+//! Any other failure throws `thrust::system_error` naming `what`.
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), std::int64_t grid, int threads, int smem_bytes, cudaStream_t stream,
                       const char* what, Args&&... args) {
@@ -110,7 +112,14 @@ void launch_dependent(void (*kernel)(Params...), std::int64_t grid, int threads,
   dependent.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
   dependent.val.programmaticStreamSerializationAllowed = 1;
   const attributed_launch launch(dependent, grid, threads, smem_bytes, stream);
-  detail::throw_on_error(cudaLaunchKernelEx(&launch.config, kernel, static_cast<Args&&>(args)...), what);
+  const cudaError_t status = cudaLaunchKernelEx(&launch.config, kernel, args...);
+  if (status == cudaErrorNotSupported || status == cudaErrorInvalidValue) {
+    cudaGetLastError();  // not a sticky error: nothing was launched
+    kernel<<<static_cast<unsigned>(grid), threads, static_cast<std::size_t>(smem_bytes), stream>>>(
+        static_cast<Args&&>(args)...);
+  } else {
+    detail::throw_on_error(status, what);
+  }
   detail::throw_on_launch_error(what);
 }
 

@@ -9,9 +9,12 @@
 //! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
 //! temporary storage (a launch the driver refuses then throws: there is no storage for another
 //! route). Tiles that all fit on the
-//! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise a
-//! cudaMemsetAsync resets the tile states (tile/tile_state.cuh) and one kernel scans every tile, one
-//! block per tile. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
+//! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise the tile
+//! states are reset (tile/tile_state.cuh) and one kernel scans every tile, one block per tile, the
+//! tiles the device holds at once pacing their loads (Tuning::first_set_stagger_cycles_per_kib). On
+//! sm_90 on, with Tuning::dependent_launch, the reset is a kernel of ours and the scan its
+//! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
+//! then the scan. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`), so they give the same bits, and the tiles themselves depend only on n and
 //! the row: the association of every result is a function of n and the row, the same on every run
 //! and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
@@ -107,7 +110,7 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   plan.route      = single_pass_route::lookback;
   plan.tiles      = t;
   plan.lookback   = t;
-  plan.first_set  = std::min<std::int64_t>(t.tiles, static_cast<std::int64_t>(in.sm_count) * in.blocks_per_sm);
+  plan.first_set  = std::min(t.grid, static_cast<std::int64_t>(in.sm_count) * in.blocks_per_sm);
   const std::int64_t states = in.prefix_chain ? t.tiles : tile::segment_lookback_states(t.tiles);
   plan.states     = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
   plan.temp_bytes = plan.states.bytes;
@@ -245,9 +248,10 @@ struct family_dispatch<native_family> {
     }
     single_pass_plan pl = make_native_plan(in);
     check_grid(pl.tiles.grid, "archscan::native: too many tiles for one grid");
-    if constexpr (Tuning::dependent_launch) {
-      if (pl.route != single_pass_route::single_tile && pl.route != single_pass_route::cluster) {
-        pl.dependent_launch = dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
+    if constexpr (detail::dependent_launch<Tuning>::value) {  // the look-back, or a wave's fallback to it
+      if (pl.route == single_pass_route::lookback || pl.route == single_pass_route::wave) {
+        pl.dependent_launch =
+            dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
       }
     }
     return pl;
@@ -275,11 +279,12 @@ struct family_dispatch<native_family> {
     }
     const auto st = tile_t::state_t::bind(d_temp, pl.states);
     if (pl.dependent_launch) {  // the reset as a kernel of ours, so that the scan may launch during it
+      // The scan must be the kernel queued right after the reset: its wait covers that one only.
       constexpr int reset_threads = 256;
-      const std::int64_t words    = detail::ceil_div(static_cast<std::int64_t>(pl.states.zero_bytes), std::int64_t{sizeof(uint4)});
+      const std::int64_t words    = tile::tile_state_words(pl.states);
       const std::int64_t blocks   = std::min<std::int64_t>(detail::ceil_div(words, reset_threads), 1024);
       kernel::native_reset_states<reset_threads>
-          <<<static_cast<unsigned>(blocks), reset_threads, 0, stream>>>(static_cast<uint4*>(d_temp), words);
+          <<<static_cast<unsigned>(blocks), reset_threads, 0, stream>>>(d_temp, words);
       detail::throw_on_launch_error("archscan::native: resetting tile states");
       launch_dependent(kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, pl.tiles.grid, tile_t::threads,
                        tile_t::smem_bytes, stream, "archscan::native: scan_tiles", p, st, pl.lookback.tiles,

@@ -31,7 +31,8 @@ struct single_pass_plan {
   //! cooperative launch (a grid that fits on the device but not in what MPS grants this process).
   tile_grid lookback;
   unsigned lookback_delay_ns = 0;
-  //! The look-back's tiles that the device holds at once (its first set), which may pace their loads.
+  //! The look-back's first set: the tiles claimed first, one per block the device (or the grid, under
+  //! the resident-blocks hook) holds at once, which pace their loads (tile/transposed_tile.cuh).
   std::int64_t first_set = 0;
   //! The look-back launches as a programmatic dependent of its own reset kernel (native, sm_90 on).
   bool dependent_launch = false;

@@ -1,6 +1,6 @@
 #pragma once
 //! \file The native family's kernels: place shared memory, call the transposed tile with the
-//! segmented look-back.
+//! segmented look-back; and the reset of its tile states that the look-back launches after.
 
 #include <cstdint>
 
@@ -52,14 +52,12 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
 #endif
 }
 
-//! Zeroes the look-back's tile states (`words` 16-byte words from `d_words`), first letting the scan
-//! that follows on the stream launch (it waits for this grid before its first state access).
+//! Resets the look-back's tile states (tile/tile_state.cuh), first letting the scan queued after it
+//! launch: that one waits for this grid before it touches a state (detail/dependent_launch.cuh).
 template <int Threads>
-__global__ void __launch_bounds__(Threads) native_reset_states(uint4* d_words, std::int64_t words) {
+__global__ void __launch_bounds__(Threads) native_reset_states(void* d_temp, std::int64_t words) {
   detail::allow_dependent_launch();
-  for (std::int64_t i = blockIdx.x * std::int64_t{Threads} + threadIdx.x; i < words; i += std::int64_t{gridDim.x} * Threads) {
-    d_words[i] = uint4{0, 0, 0, 0};
-  }
+  tile::zero_tile_states(d_temp, words);
 }
 
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.

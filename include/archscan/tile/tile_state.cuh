@@ -24,7 +24,8 @@
 //!
 //! Host side: `tile_state_layout` places the counter and the states in temporary storage, the reset
 //! state is all zero (every status invalid, the counter at tile 0), and `reset_tile_states` zeroes it
-//! with one `cudaMemsetAsync` (a reset kernel measured slower at small n: one more launch). Split
+//! with one `cudaMemsetAsync`; or a kernel calls `zero_tile_states` (the native family on sm_90 on,
+//! so that the scan after it may launch as its programmatic dependent; dispatch/native_dispatch.cuh). Split
 //! states have their slots zeroed as well: a store of a struct need not write its padding, and a
 //! reader copies the whole slot, so without the reset it would read uninitialized bytes (harmless,
 //! but compute-sanitizer's initcheck reports them).
@@ -219,6 +220,23 @@ inline constexpr bool packs_state = Tuning::tile_status == tile_status_kind::pac
 //! Puts the states in their reset state (all zero) on `stream`.
 inline void reset_tile_states(void* d_temp, const tile_state_layout& l, cudaStream_t stream, const char* who) {
   detail::throw_on_error(cudaMemsetAsync(d_temp, 0, l.zero_bytes, stream), who);
+}
+
+//! The 16-byte words that `zero_tile_states` writes: `zero_bytes` rounded up, which stays inside the
+//! layout's `bytes` (a multiple of storage_alignment, 256) in temporary storage aligned to 256.
+constexpr std::int64_t tile_state_words(const tile_state_layout& l) {
+  static_assert(detail::storage_alignment % 16 == 0, "16-byte words within the aligned layout");
+  return static_cast<std::int64_t>((l.zero_bytes + 15) / 16);
+}
+
+//! The reset as device code: every thread of a grid of any size zeroes its share of the
+//! `tile_state_words(l)` words from `d_temp`.
+__device__ __forceinline__ void zero_tile_states(void* d_temp, std::int64_t words) {
+  auto* d_words = static_cast<uint4*>(d_temp);
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words; i += stride) {
+    d_words[i] = uint4{0, 0, 0, 0};
+  }
 }
 
 }  // namespace archscan::tile

@@ -22,7 +22,8 @@
 //!
 //! Barriers: two `__syncthreads` per tile (the block scan's, the prefix broadcast; in a wave, the grid
 //! barrier as well), all reached by every thread of the block: the loop's exit condition is a tile id
-//! read from shared memory after a barrier, so it is uniform.
+//! read from shared memory after a barrier, so it is uniform. The barrier after the first claim also
+//! holds the block while a tile of the look-back's first set waits out its pace (`pace_start`).
 
 #include <cstdint>
 #include <cstring>
@@ -31,8 +32,8 @@
 #include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
-#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/dependent_launch.cuh>
+#include <archscan/detail/keyed.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
@@ -235,8 +236,9 @@ struct transposed_tile {
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw, std::int64_t first_set = 0) {
     const smem_view s(raw);
-    // Launched as the dependent of the states' reset (dispatch/native_dispatch.cuh): nothing here
-    // touches a state, the counter included, before the reset has completed.
+    // The look-back may be launched as a programmatic dependent of the reset of its states: no
+    // thread touches a state, the counter, the input or the output before the reset has completed.
+    // (Launched plainly, this returns at once.)
     detail::wait_for_prerequisite_grids();
     if (threadIdx.x == 0) {
       const std::int64_t first = st.next_tile();
@@ -262,13 +264,15 @@ struct transposed_tile {
     }
   }
 
-  //! The tiles of the first set all start at once and, left alone, load together: every one of them
-  //! has its aggregate only once the whole set's input has arrived, so the chain of prefixes starts
-  //! late while the memory then idles. Paced, tile t of the first set starts its loads t x
-  //! `stagger_cycles` after its block started, so that the first tiles' inputs arrive first. Timing
-  //! only: the same tiles, the same bits.
+  //! The look-back's first set of tiles (the first `first_set` claimed: those the device holds at
+  //! once) start together and, left alone, load together: each has its aggregate only once the whole
+  //! set's input has arrived, so the chain of prefixes starts late and the memory then idles. Paced,
+  //! the block of tile t of the set waits t x `stagger_cycles` SM cycles from its claim before it
+  //! loads, so that the first tiles' inputs arrive first and the chain starts while the rest still
+  //! load. Timing alone: the same tiles, the same folds, the same bits. The wait is bounded (t is less
+  //! than the blocks the device holds), and a tile waits for nobody while it sleeps.
   static constexpr long long stagger_cycles =
-      static_cast<long long>(detail::start_pacing<Tuning>::cycles_per_kib * tile_items * sizeof(T) / 1024);
+      static_cast<long long>(detail::stagger_cycles_per_kib<Tuning>::value * tile_items * sizeof(T) / 1024);
   __device__ static void pace_start(std::int64_t tile) {
     if constexpr (stagger_cycles > 0) {
       const long long until = clock64() + tile * stagger_cycles;

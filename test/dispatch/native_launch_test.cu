@@ -1,0 +1,73 @@
+// The native look-back's launch (dispatch/native_dispatch.cuh): on sm_90 on, a kernel of its own
+// resets the tile states and the scan launches as its programmatic dependent, which may start
+// while the reset runs and must touch no state, the tile counter included, before the reset has
+// completed. Calls queued back to back on one stream take the same temporary storage from
+// archscan's stream-ordered pool, where the call before left its counter at its tile count and its
+// states published: a scan that claimed a tile before its reset completed would start past its
+// first tiles (their outputs keep the poison) or fold the previous call's prefixes. So every
+// result of such a queue, checked against the host, shows that each scan waited for its reset.
+// Elsewhere (before sm_90) the reset is a cudaMemsetAsync and the same queue checks plain stream order.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <cuda/std/functional>
+#include <thrust/scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "support/device_buffer.cuh"
+#include "support/gpu.cuh"
+#include "support/values.cuh"
+
+namespace {
+
+using namespace archscan::test;
+
+//! Wrapping inclusive sums of int32, as the device computes them.
+std::vector<std::int32_t> host_inclusive_sum(const std::vector<std::int32_t>& v) {
+  std::vector<std::int32_t> out(v.size());
+  std::uint32_t acc = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = static_cast<std::int32_t>(acc += static_cast<std::uint32_t>(v[i]));
+  return out;
+}
+
+TEST(NativeLaunch, BackToBackCallsEachWaitForTheirReset) {
+  ARCHSCAN_REQUIRE_GPU();
+  // More tiles than any GPU holds at once (8192-item int32 tiles): the look-back, not a wave. The two
+  // sizes alternate, so that each call finds the other's counter (1025 or 641 tiles) in the storage.
+  const std::int64_t sizes[] = {(std::int64_t{1} << 23) + 7, (std::int64_t{5} << 20) + 3};
+  const int calls            = short_run() ? 4 : 12;
+  cudaStream_t stream;
+  ARCHSCAN_CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::vector<std::vector<std::int32_t>> inputs;
+  std::vector<std::unique_ptr<device_buffer<std::int32_t>>> ins, outs;
+  for (int c = 0; c < calls; ++c) {
+    inputs.push_back(random_values<std::int32_t>(sizes[c % 2], 70 + c));
+    ins.push_back(std::make_unique<device_buffer<std::int32_t>>(inputs.back()));
+    outs.push_back(std::make_unique<device_buffer<std::int32_t>>(sizes[c % 2]));
+    outs.back()->poison();
+  }
+  for (int c = 0; c < calls; ++c) {  // queued with no synchronization in between
+    thrust::inclusive_scan(archscan::native_nosync.on(stream), ins[c]->begin(), ins[c]->end(), outs[c]->begin(),
+                           ::cuda::std::plus<>{});
+  }
+  ARCHSCAN_CUDA_OK(cudaStreamSynchronize(stream));
+  for (int c = 0; c < calls; ++c) {
+    const auto got      = outs[c]->to_host();
+    const auto expected = host_inclusive_sum(inputs[c]);
+    std::size_t wrong = 0, first = got.size();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      if (got[i] != expected[i]) {
+        if (wrong++ == 0) first = i;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "call " << c << " (n=" << got.size() << "): first wrong item " << first;
+  }
+  ARCHSCAN_CUDA_OK(cudaStreamDestroy(stream));
+}
+
+}  // namespace
