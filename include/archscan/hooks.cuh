@@ -18,6 +18,10 @@
 //!   bool tree_fold                         native: fold look-back windows as a tree, as turing does
 //!                                          (not deterministic; measures what determinism costs), and
 //!                                          waves too: no cluster route (whose fold is the ordered one)
+//!   unsigned reset_delay_ns                native's look-back on sm_90 on: the reset of its tile states
+//!                                          sleeps this long after letting the scan launch, before it
+//!                                          zeroes anything, so that a scan which touched a state early
+//!                                          would see the previous call's (test/dispatch/native_launch_test.cu)
 //!   static __device__ void mark(std::int64_t tile, tile_event e)
 //!                                          transposed tiles (the turing and native families): thread 0
 //!                                          calls it at each of a tile's events, for timelines
@@ -77,6 +81,12 @@ template <class H>
 struct tree_fold_of<H, std::void_t<decltype(H::tree_fold)>> : std::bool_constant<H::tree_fold> {};
 
 template <class H, class = void>
+struct reset_delay_ns_of : std::integral_constant<unsigned, 0> {};
+template <class H>
+struct reset_delay_ns_of<H, std::void_t<decltype(H::reset_delay_ns)>>
+    : std::integral_constant<unsigned, H::reset_delay_ns> {};
+
+template <class H, class = void>
 struct has_mark : std::false_type {};
 template <class H>
 struct has_mark<H, std::void_t<decltype(H::mark(std::int64_t{}, tile_event{}))>> : std::true_type {};
@@ -88,6 +98,7 @@ struct hook_traits {
   static constexpr unsigned starve_ns         = starve_ns_of<Hooks>::value;
   static constexpr int resident_blocks_per_sm = resident_blocks_of<Hooks>::value;
   static constexpr bool tree_fold             = tree_fold_of<Hooks>::value;
+  static constexpr unsigned reset_delay_ns    = reset_delay_ns_of<Hooks>::value;
   static_assert(starve_every >= 0 && resident_blocks_per_sm >= 0, "hooks: counts are not negative");
 
   //! Measuring only: thread 0 reports a tile's event (compiled out without the hook).
@@ -95,6 +106,11 @@ struct hook_traits {
     if constexpr (has_mark<Hooks>::value) {
       if (threadIdx.x == 0) Hooks::mark(tile, e);
     }
+  }
+
+  //! Testing only: the states' reset sleeps before zeroing (compiled out without the hook).
+  __device__ __forceinline__ static void delay_reset() {
+    for (unsigned slept = 0; slept < reset_delay_ns; slept += 1000) __nanosleep(1000);
   }
 
   //! Testing only: a chosen tile sleeps before publishing anything (compiled out without the hook).

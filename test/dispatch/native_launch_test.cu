@@ -4,9 +4,12 @@
 // completed. Calls queued back to back on one stream take the same temporary storage from
 // archscan's stream-ordered pool, where the call before left its counter at its tile count and its
 // states published: a scan that claimed a tile before its reset completed would start past its
-// first tiles (their outputs keep the poison) or fold the previous call's prefixes. So every
-// result of such a queue, checked against the host, shows that each scan waited for its reset.
-// Elsewhere (before sm_90) the reset is a cudaMemsetAsync and the same queue checks plain stream order.
+// first tiles (their outputs keep the poison) or fold the previous call's prefixes. The reset is
+// short and a launch is not, so left alone a scan's blocks mostly start after it has finished
+// anyway (on an H100, a build without the scan's wait passed the plain queue); the hook
+// `reset_delay_ns` holds the reset 50 us after it lets the scan launch, so that the scan's blocks
+// are running before anything is zeroed (a build without the wait fails that queue).
+// Elsewhere (before sm_90) the reset is a cudaMemsetAsync and the queues check plain stream order.
 
 #include <cstdint>
 #include <memory>
@@ -35,8 +38,15 @@ std::vector<std::int32_t> host_inclusive_sum(const std::vector<std::int32_t>& v)
   return out;
 }
 
-TEST(NativeLaunch, BackToBackCallsEachWaitForTheirReset) {
-  ARCHSCAN_REQUIRE_GPU();
+//! A reset that sleeps 50 us after letting the scan launch (hooks.cuh).
+struct slow_reset {
+  static constexpr unsigned reset_delay_ns = 50000;
+};
+
+//! Queues `calls` inclusive int32 sums with `Tuning` on one stream, alternating two look-back sizes,
+//! and checks each against the host.
+template <class Tuning>
+void expect_back_to_back_calls_right() {
   // More tiles than any GPU holds at once (8192-item int32 tiles): the look-back, not a wave. The two
   // sizes alternate, so that each call finds the other's counter (1025 or 641 tiles) in the storage.
   const std::int64_t sizes[] = {(std::int64_t{1} << 23) + 7, (std::int64_t{5} << 20) + 3};
@@ -52,8 +62,8 @@ TEST(NativeLaunch, BackToBackCallsEachWaitForTheirReset) {
     outs.back()->poison();
   }
   for (int c = 0; c < calls; ++c) {  // queued with no synchronization in between
-    thrust::inclusive_scan(archscan::native_nosync.on(stream), ins[c]->begin(), ins[c]->end(), outs[c]->begin(),
-                           ::cuda::std::plus<>{});
+    thrust::inclusive_scan(archscan::policy<Tuning, false>{}.on(stream), ins[c]->begin(), ins[c]->end(),
+                           outs[c]->begin(), ::cuda::std::plus<>{});
   }
   ARCHSCAN_CUDA_OK(cudaStreamSynchronize(stream));
   for (int c = 0; c < calls; ++c) {
@@ -68,6 +78,16 @@ TEST(NativeLaunch, BackToBackCallsEachWaitForTheirReset) {
     EXPECT_EQ(wrong, 0u) << "call " << c << " (n=" << got.size() << "): first wrong item " << first;
   }
   ARCHSCAN_CUDA_OK(cudaStreamDestroy(stream));
+}
+
+TEST(NativeLaunch, BackToBackCallsEachWaitForTheirReset) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_back_to_back_calls_right<archscan::native_tuning>();
+}
+
+TEST(NativeLaunch, BackToBackCallsWaitForASlowReset) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_back_to_back_calls_right<archscan::with_hooks<archscan::native_tuning, slow_reset>>();
 }
 
 }  // namespace

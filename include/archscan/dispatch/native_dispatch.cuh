@@ -283,7 +283,7 @@ struct family_dispatch<native_family> {
       constexpr int reset_threads = 256;
       const std::int64_t words    = tile::tile_state_words(pl.states);
       const std::int64_t blocks   = std::min<std::int64_t>(detail::ceil_div(words, reset_threads), 1024);
-      kernel::native_reset_states<reset_threads>
+      kernel::native_reset_states<reset_threads, Hooks>
           <<<static_cast<unsigned>(blocks), reset_threads, 0, stream>>>(d_temp, words);
       detail::throw_on_launch_error("archscan::native: resetting tile states");
       launch_dependent(kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, pl.tiles.grid, tile_t::threads,

@@ -54,9 +54,10 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
 
 //! Resets the look-back's tile states (tile/tile_state.cuh), first letting the scan queued after it
 //! launch: that one waits for this grid before it touches a state (detail/dependent_launch.cuh).
-template <int Threads>
+template <int Threads, class Hooks>
 __global__ void __launch_bounds__(Threads) native_reset_states(void* d_temp, std::int64_t words) {
   detail::allow_dependent_launch();
+  detail::hook_traits<Hooks>::delay_reset();
   tile::zero_tile_states(d_temp, words);
 }
 
