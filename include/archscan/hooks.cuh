@@ -110,7 +110,9 @@ struct hook_traits {
 
   //! Testing only: the states' reset sleeps before zeroing (compiled out without the hook).
   __device__ __forceinline__ static void delay_reset() {
-    for (unsigned slept = 0; slept < reset_delay_ns; slept += 1000) __nanosleep(1000);
+    if constexpr (reset_delay_ns > 0) {
+      for (unsigned slept = 0; slept < reset_delay_ns; slept += 1000) __nanosleep(1000);
+    }
   }
 
   //! Testing only: a chosen tile sleeps before publishing anything (compiled out without the hook).

@@ -31,18 +31,21 @@ struct native_tuning {
     static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 8;
     static constexpr int min_blocks_per_sm      = 2;
+    static constexpr int small_tiles_max        = 264;  // as packed_rows::row_2: the same tiles
   };
   struct row_4 {  // H100, float exclusive sum, 2^30: 2793 GB/s (0.93 of copy, 1.13x CUB)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 32;
     static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
     static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int small_tiles_max        = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
   };
   struct row_8 {  // H100, double exclusive sum, 2^23: 2124 GB/s (0.93x CUB; 2^21 1.10x), below the large tiles
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int small_tiles_max        = 264;  // H100, double / int64 2^18: 0.96x the time at 132
     // H100, double 2^28: 2826 GB/s (0.935 of copy, 1.04x CUB; 2^30 0.942). Below 2^24 these tiles
     // lose to the 4096-item ones (double 2^20: 0.97x CUB against 1.03x; 2^23: 0.91x against 0.93x).
     // 31 items, 7936-item tiles: 32 would overflow the tile's 64 KiB of shared memory (the transpose's
@@ -86,6 +89,7 @@ struct native_tuning {
       static constexpr int items_per_thread       = 64;
       static constexpr int small_items_per_thread = 8;
       static constexpr int min_blocks_per_sm      = 4;
+      static constexpr int small_tiles_max        = 264;  // H100, int16 2^19: 0.90x the time at 132
     };
   };
 
@@ -128,6 +132,7 @@ struct native_tuning {
       static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
       static constexpr int small_items_per_thread = 4;   // 2^16: 1.00x CUB (12 items: 0.79x)
       static constexpr int min_blocks_per_sm      = 3;
+      static constexpr int small_tiles_max        = 264;  // H100, by-key double 2^18: 0.88x the time at 132
       // H100, by-key double 2^28: 2950 GB/s, 1.02x CUB (chosen at 0.92x, against 24 items' 0.90x
       // and the small tiles' 0.86x; at 2^25 0.81x against the small tiles' 0.83x).
       static constexpr int large_items_per_thread    = 28;
@@ -141,8 +146,10 @@ struct native_tuning {
 
   //! Problems of at most this many tiles of the row's small_items_per_thread (and more than one full
   //! tile) take those smaller tiles, so that few items spread over more SMs. A choice by n alone,
-  //! which keeps the bits the same on every device. 0: never, and the small tiles' kernels are not
-  //! compiled. H100, int32 2^14..2^17: 1.17-1.31x CUB with them, 1.03-1.14x without.
+  //! which keeps the bits the same on every device. A row may state its own `small_tiles_max`
+  //! (rows whose full tiles hold 32 KiB or more gained from more small tiles); 0 here: never, in no
+  //! row, and the small tiles' kernels are not compiled. H100, int32 2^14..2^17: 1.17-1.31x CUB
+  //! with them, 1.03-1.14x without.
   static constexpr int small_tiles_max = 132;
 
   //! Problems of at most this many tiles (and more than one) run as one thread block cluster on

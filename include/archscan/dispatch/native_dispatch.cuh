@@ -3,7 +3,7 @@
 //! over tiles.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
-//! `Tuning::small_tiles_max` small tiles take those (but where `Tuning::full_tiles_max` full tiles of
+//! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where `Tuning::full_tiles_max` full tiles of
 //! little more data do: one cluster instead of a wave), and rows with large tiles take them from their
 //! `large_from_items` up (choices by n alone). At most `Tuning::cluster_max_tiles` tiles on a device
 //! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
@@ -53,7 +53,7 @@ struct native_plan_input {
 };
 
 //! Whether a problem of `n` items may take the row's small tiles: at most `small_tiles_max` of them
-//! (Tuning::small_tiles_max, 0: never), more items than one full tile, and small tiles smaller than
+//! (Tuning::small_tiles_max or the row's own, 0: never), more items than one full tile, and small tiles smaller than
 //! full ones. A function of n and the tuning alone, so the bits are the same on every device.
 constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small_tile_items, int small_tiles_max) {
   return small_tiles_max > 0 && small_tile_items < full_tile_items && n > full_tile_items &&
@@ -148,7 +148,7 @@ struct family_dispatch<native_family> {
   //! Whether small tiles are ever taken (their kernels are compiled only then).
   template <class Tuning, class Hooks, class Problem>
   static constexpr bool has_small_tiles =
-      Tuning::small_tiles_max > 0 &&
+      detail::small_tiles_max<Tuning, row_of<Tuning, Problem>>::value > 0 &&
       small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
   //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
   //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
@@ -187,7 +187,7 @@ struct family_dispatch<native_family> {
     if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
       constexpr int full_items  = full_tile<Tuning, Hooks, Problem>::tile_items;
       constexpr int small_items = small_tile<Tuning, Hooks, Problem>::tile_items;
-      if (native_small_tiles(p.n, full_items, small_items, Tuning::small_tiles_max) &&
+      if (native_small_tiles(p.n, full_items, small_items, detail::small_tiles_max<Tuning, row>::value) &&
           !native_full_tiles_first(p.n, full_items, small_items, Tuning::full_tiles_max,
                                    sizeof(typename Problem::accum_type), Tuning::full_tiles_max_extra_bytes)) {
         return plan_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, facts);
