@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The closing runs on the GPU machine, in parts that each fit one device call (10 minutes):
 #   tools/final_run.sh PART[,PART...] OUT_DIR
-#   build       sm_90 build against the toolkit's CCCL (build/gpu)   ~7-10 min (a cut build resumes)
+#   build       sm_90 build against the toolkit's CCCL (build/gpu)   ~8-11 min (a cut build resumes)
 #   build-new   sm_90 build against the newest fetched CCCL (build/gpu-newest, tests only, from
 #               .cccl/, carried to the machine)     ~10+ min: more than one call; suite-new resumes it
 #               (each alone: both at once overran one call once native had joined the suite)
