@@ -61,8 +61,7 @@ inline void check_grid(std::int64_t blocks, const char* what) {
 }
 
 //! A launch configuration with one attribute (cooperative, a cluster's dimension, a programmatic
-//! dependency), for
-//! cudaLaunchKernelEx and the occupancy queries. `config` points at `attribute`: neither is copied.
+//! dependency), for cudaLaunchKernelEx and the occupancy queries. `config` points at `attribute`: neither is copied.
 struct attributed_launch {
   cudaLaunchAttribute attribute;
   cudaLaunchConfig_t config{};

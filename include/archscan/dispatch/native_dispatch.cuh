@@ -3,8 +3,9 @@
 //! over tiles.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
-//! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where `Tuning::full_tiles_max` full tiles of
-//! little more data do: one cluster instead of a wave), and rows with large tiles take them from their
+//! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where
+//! `Tuning::full_tiles_max` full tiles of little more data do: one cluster instead of a wave), and
+//! rows with large tiles take them from their
 //! `large_from_items` up (choices by n alone). At most `Tuning::cluster_max_tiles` tiles on a device
 //! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
 //! temporary storage (a launch the driver refuses then throws: there is no storage for another
@@ -53,8 +54,8 @@ struct native_plan_input {
 };
 
 //! Whether a problem of `n` items may take the row's small tiles: at most `small_tiles_max` of them
-//! (Tuning::small_tiles_max or the row's own, 0: never), more items than one full tile, and small tiles smaller than
-//! full ones. A function of n and the tuning alone, so the bits are the same on every device.
+//! (Tuning::small_tiles_max or the row's own, 0: never), more items than one full tile, and small
+//! tiles smaller than full ones. A function of n and the tuning alone, so the bits are the same on every device.
 constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small_tile_items, int small_tiles_max) {
   return small_tiles_max > 0 && small_tile_items < full_tile_items && n > full_tile_items &&
          detail::ceil_div(n, small_tile_items) <= small_tiles_max;
