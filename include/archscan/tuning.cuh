@@ -99,13 +99,19 @@ struct narrow_rows<Tuning, std::void_t<typename Tuning::row_1, typename Tuning::
   using row_2 = typename Tuning::row_2;
 };
 
+//! A row's own small_tiles_max (native), -1 without one.
+template <class Row, class = void>
+struct own_small_tiles_max : std::integral_constant<int, -1> {};
+template <class Row>
+struct own_small_tiles_max<Row, std::void_t<decltype(Row::small_tiles_max)>>
+    : std::integral_constant<int, Row::small_tiles_max> {};
 //! How many small tiles a problem may take (native): the row's own `small_tiles_max` where it has
 //! one, else its tuning's; 0 in the tuning turns small tiles off for every row.
-template <class Tuning, class Row, class = void>
-struct small_tiles_max : std::integral_constant<int, Tuning::small_tiles_max> {};
 template <class Tuning, class Row>
-struct small_tiles_max<Tuning, Row, std::void_t<decltype(Row::small_tiles_max)>>
-    : std::integral_constant<int, Tuning::small_tiles_max == 0 ? 0 : Row::small_tiles_max> {};
+struct small_tiles_max
+    : std::integral_constant<int, Tuning::small_tiles_max == 0             ? 0
+                                  : own_small_tiles_max<Row>::value >= 0 ? own_small_tiles_max<Row>::value
+                                                                         : Tuning::small_tiles_max> {};
 
 //! Optional fields of a native tuning (tuning_native.cuh documents them); a tuning without one goes
 //! without what it asks for: the look-back's first set of tiles paces its loads by
@@ -171,12 +177,6 @@ template <class Tuning, std::size_t AccumBytes, bool Packs, class Else, class = 
 struct packed_row {
   using type = Else;
 };
-//! A row's own small_tiles_max (native), -1 without one.
-template <class Row, class = void>
-struct own_small_tiles_max : std::integral_constant<int, -1> {};
-template <class Row>
-struct own_small_tiles_max<Row, std::void_t<decltype(Row::small_tiles_max)>>
-    : std::integral_constant<int, Row::small_tiles_max> {};
 template <class A, class B>
 inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::items_per_thread == B::items_per_thread &&
                                    A::small_items_per_thread == B::small_items_per_thread &&
