@@ -1,8 +1,8 @@
 //! \file archscan-timeline: when each tile of native's exclusive sums starts, has its aggregate, has
 //! its prefix and has issued its stores, on the GPU's global timer, with the SM it ran on; the same
 //! for native with its look-back folded as a tree (native_tree).
-//!   archscan-timeline OUT.json
-//! Cases: double at 2^21 (one wave), 2^22, 2^23 and 2^24, int32 at 2^22 and 2^23 (2^23: the bytes of
+//!   archscan-timeline OUT.json [TYPE:LOG2N,...]
+//! Cases (without a list): double at 2^21 (one wave), 2^22, 2^23 and 2^24, int32 at 2^22 and 2^23 (2^23: the bytes of
 //! double's 2^22). Each case: a warm-up call, then five calls each after an L2 flush, the marks of
 //! every call kept (perf/timeline.py reads them), the results checked against CUB. The marks come
 //! from the `mark` hook (hooks.cuh) on native's own tuning: thread 0 reads the global timer and
@@ -10,6 +10,7 @@
 //! own; they may move the kernel's register allocation, so its times are close to, not the same
 //! as, the benchmark's (double 2^22: 41.5 us a call here, 38.6 us in probe 5).
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -110,8 +111,8 @@ nlohmann::json run_case(const char* type, std::size_t n, l2_flusher& flusher, cu
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: archscan-timeline OUT.json\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: archscan-timeline OUT.json [CASES]\n  CASES: TYPE:LOG2N,... (double, int32), native alone\n");
     return 2;
   }
   return run_program("archscan-timeline", [&](const cudaDeviceProp& prop) {
@@ -125,8 +126,28 @@ int main(int argc, char** argv) {
       cases.push_back(run_case<marked<timeline_hooks>, T>(type, n, flusher, stream.get(), ok));
       cases.push_back(run_case<marked<tree_timeline_hooks>, T>(type, n, flusher, stream.get(), ok));
     };
-    for (int log_n : {21, 22, 23, 24}) both(double{}, "double", log_n);
-    for (int log_n : {22, 23}) both(std::int32_t{}, "int32", log_n);
+    if (argc == 3) {  // the cases asked for, native alone (a large case's marks are megabytes a policy)
+      std::string list = argv[2];
+      for (std::size_t at = 0; at < list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        const std::string one   = list.substr(at, comma - at);
+        const std::size_t colon = one.find(':');
+        const std::string type  = one.substr(0, colon);
+        const std::size_t n     = std::size_t{1} << std::stoi(one.substr(colon + 1));
+        if (type == "double") {
+          cases.push_back(run_case<marked<timeline_hooks>, double>("double", n, flusher, stream.get(), ok));
+        } else if (type == "int32") {
+          cases.push_back(run_case<marked<timeline_hooks>, std::int32_t>("int32", n, flusher, stream.get(), ok));
+        } else {
+          std::fprintf(stderr, "unknown type in %s\n", one.c_str());
+          return false;
+        }
+        at = comma + 1;
+      }
+    } else {
+      for (int log_n : {21, 22, 23, 24}) both(double{}, "double", log_n);
+      for (int log_n : {22, 23}) both(std::int32_t{}, "int32", log_n);
+    }
     std::ofstream(argv[1]) << nlohmann::json{{"device", prop.name}, {"sms", prop.multiProcessorCount}, {"cases", cases}};
     return ok;
   });

@@ -34,6 +34,7 @@
 #include <archscan/block/warp_transpose.cuh>
 #include <archscan/detail/dependent_launch.cuh>
 #include <archscan/detail/keyed.cuh>
+#include <archscan/detail/l2_prefetch.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
@@ -240,10 +241,12 @@ struct transposed_tile {
     // thread touches a state, the counter, the input or the output before the reset has completed.
     // (Launched plainly, this returns at once.)
     detail::wait_for_prerequisite_grids();
+    [[maybe_unused]] const std::int64_t ahead = first_set * prefetch_percent / 100;
     if (threadIdx.x == 0) {
       const std::int64_t first = st.next_tile();
       s.tile_ids[0]            = first;
       if (first < first_set && first < tiles) pace_start(first);
+      if constexpr (prefetch_at_claim) prefetch_input(p, first + ahead, tiles);
     }
     __syncthreads();
     for (int round = 0;; ++round) {
@@ -255,7 +258,8 @@ struct transposed_tile {
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
       run_tile(p, tile, s, [&](const T& aggregate) {
         if constexpr (Ordered) {
-          segment_prefix(p, tile, tiles, aggregate, s, st, next_tile_slot, lookback_delay_ns);
+          segment_prefix(p, tile, tiles, aggregate, s, st, next_tile_slot, lookback_delay_ns,
+                         prefetch_at_claim ? 0 : ahead);
         } else {
           lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
         }
@@ -277,6 +281,28 @@ struct transposed_tile {
     if constexpr (stagger_cycles > 0) {
       const long long until = clock64() + tile * stagger_cycles;
       while (clock64() < until) __nanosleep(32);
+    }
+  }
+
+  //! Asks the L2 for the input of `tile` while the memory would otherwise idle (tuning.cuh,
+  //! l2_prefetch_ahead_percent): full tiles of raw, 16-byte aligned inputs alone, so the range lies
+  //! inside the input. Timing alone: the same loads follow, the same bits.
+  static constexpr int prefetch_percent   = detail::l2_prefetch_ahead_percent<Tuning>::value;
+  static constexpr bool prefetch_at_claim = detail::l2_prefetch_at_claim<Tuning>::value;
+  __device__ static void prefetch_input(const Problem& p, std::int64_t tile, std::int64_t tiles) {
+    if constexpr (prefetch_percent > 0 && (keyed_vector_loads || vector_loads)) {
+      const std::int64_t base = tile * tile_items;
+      if (tile >= tiles || base + tile_items > p.n) return;
+      if constexpr (keyed_vector_loads) {
+        const auto item          = keyed_in::item(p.in);
+        const std::int64_t start = keyed_in::index(p.in) + base;
+        if (!detail::aligned_16(item.keys + start) || !detail::aligned_16(item.values + start)) return;
+        detail::prefetch_l2(item.keys + start, tile_items * sizeof(key_element));
+        detail::prefetch_l2(item.values + start, tile_items * sizeof(value_element));
+      } else {
+        if (!detail::aligned_16(p.in)) return;
+        detail::prefetch_l2(p.in + base, tile_items * sizeof(in_element));
+      }
     }
   }
 
@@ -699,8 +725,9 @@ struct transposed_tile {
   //! segment after it (and, on the segment states, its segment's aggregate first).
   __device__ static void segment_prefix(const Problem& p, std::int64_t tile, std::int64_t tiles, const T& aggregate,
                                         const smem_view& s, const state_t& st, std::int64_t* next_tile_slot,
-                                        unsigned lookback_delay_ns) {
+                                        unsigned lookback_delay_ns, std::int64_t prefetch_ahead = 0) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
+    if (prefetch_ahead > 0 && threadIdx.x == threads - 1) prefetch_input(p, tile + prefetch_ahead, tiles);
     if (threadIdx.x < 32) {
       hooks::starve(tile);
       if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
