@@ -13,6 +13,7 @@ const registrar registered{8, [] {
   register_type<exclusive_scan_alg, std::int32_t, probe>();
   register_type<exclusive_scan_alg, std::int64_t, probe_8byte>();
   register_type<exclusive_scan_by_key_alg, std::int32_t, probe_keyed>();
+  register_type<transform_inclusive_scan_alg, std::int64_t, probe_8byte>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -12,6 +12,7 @@ const registrar registered{9, [] {
   register_type<exclusive_scan_alg, double, probe_8byte>();
   register_type<exclusive_scan_alg, mat2x2, probe>();
   register_type<exclusive_scan_by_key_alg, double, probe_keyed>();
+  register_type<transform_inclusive_scan_alg, double, probe_8byte>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

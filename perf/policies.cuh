@@ -97,12 +97,20 @@ struct native_prefetch : native_tuning {
 };
 struct native_control : native_tuning {};
 
+//! The same with row_8's large tiles off: 4096-item tiles at every size.
+struct native_prefetch_no_large8 : native_prefetch<50> {
+  struct row_8 : native_tuning::row_8 {
+    static constexpr std::int64_t large_from_items = std::int64_t{1} << 62;
+  };
+};
+
 inline auto probe_prefetch_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_prefetch<25>, false>>{"archscan::native_lb25_nosync", {}},
-                         named_policy<policy<native_prefetch<50>, false>>{"archscan::native_lb50_nosync", {}},
-                         named_policy<policy<native_prefetch<100>, false>>{"archscan::native_lb100_nosync", {}},
-                         named_policy<policy<native_prefetch<50, true>, false>>{"archscan::native_cl50_nosync", {}},
+                         named_policy<policy<native_prefetch<40>, false>>{"archscan::native_pf40_nosync", {}},
+                         named_policy<policy<native_prefetch<50>, false>>{"archscan::native_pf50_nosync", {}},
+                         named_policy<policy<native_prefetch<60>, false>>{"archscan::native_pf60_nosync", {}},
+                         named_policy<policy<native_prefetch<75>, false>>{"archscan::native_pf75_nosync", {}},
+                         named_policy<policy<native_prefetch_no_large8, false>>{"archscan::native_pf50s8_nosync", {}},
                          named_policy<policy<native_control, false>>{"archscan::native_ctl_nosync", {}});
 }
 inline auto probe_policies() { return probe_prefetch_policies(); }

@@ -285,23 +285,25 @@ struct transposed_tile {
   }
 
   //! Asks the L2 for the input of `tile` while the memory would otherwise idle (tuning.cuh,
-  //! l2_prefetch_ahead_percent): full tiles of raw, 16-byte aligned inputs alone, so the range lies
-  //! inside the input. Timing alone: the same loads follow, the same bits.
+  //! l2_prefetch_ahead_percent): full tiles of contiguous inputs (raw pointers, transforms of them,
+  //! by key raw keys and values) alone, so the range lies inside the input. Timing alone: the same
+  //! loads follow, the same bits.
   static constexpr int prefetch_percent   = detail::l2_prefetch_ahead_percent<Tuning>::value;
   static constexpr bool prefetch_at_claim = detail::l2_prefetch_at_claim<Tuning>::value;
   __device__ static void prefetch_input(const Problem& p, std::int64_t tile, std::int64_t tiles) {
-    if constexpr (prefetch_percent > 0 && (keyed_vector_loads || vector_loads)) {
+    if constexpr (prefetch_percent > 0) {
+      using source            = detail::contiguous_source<typename Problem::input_iterator>;
+      using keys              = detail::contiguous_source<typename keyed_in::key_iterator>;
+      using values            = detail::contiguous_source<typename keyed_in::value_iterator>;
       const std::int64_t base = tile * tile_items;
       if (tile >= tiles || base + tile_items > p.n) return;
-      if constexpr (keyed_vector_loads) {
+      if constexpr (source::value) {
+        detail::prefetch_elements_l2<tile_items>(source::pointer(p.in) + base);
+      } else if constexpr (keys::value && values::value) {
         const auto item          = keyed_in::item(p.in);
         const std::int64_t start = keyed_in::index(p.in) + base;
-        if (!detail::aligned_16(item.keys + start) || !detail::aligned_16(item.values + start)) return;
-        detail::prefetch_l2(item.keys + start, tile_items * sizeof(key_element));
-        detail::prefetch_l2(item.values + start, tile_items * sizeof(value_element));
-      } else {
-        if (!detail::aligned_16(p.in)) return;
-        detail::prefetch_l2(p.in + base, tile_items * sizeof(in_element));
+        detail::prefetch_elements_l2<tile_items>(keys::pointer(item.keys) + start);
+        detail::prefetch_elements_l2<tile_items>(values::pointer(item.values) + start);
       }
     }
   }
