@@ -12,8 +12,10 @@ const registrar registered{8, [] {
   register_type<exclusive_scan_alg, std::int16_t, probe>();
   register_type<exclusive_scan_alg, std::int32_t, probe>();
   register_type<exclusive_scan_alg, std::int64_t, probe_8byte>();
+  register_type<exclusive_scan_by_key_alg, std::int8_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int16_t, probe_keyed>();
   register_type<exclusive_scan_by_key_alg, std::int32_t, probe_keyed>();
-  register_type<transform_inclusive_scan_alg, std::int64_t, probe_8byte>();
+  register_type<exclusive_scan_by_key_alg, std::int64_t, probe_keyed>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -11,8 +11,9 @@ const registrar registered{9, [] {
   register_type<exclusive_scan_alg, float, probe>();
   register_type<exclusive_scan_alg, double, probe_8byte>();
   register_type<exclusive_scan_alg, mat2x2, probe>();
+  register_type<exclusive_scan_by_key_alg, float, probe_keyed>();
   register_type<exclusive_scan_by_key_alg, double, probe_keyed>();
-  register_type<transform_inclusive_scan_alg, double, probe_8byte>();
+  register_type<exclusive_scan_by_key_alg, mat2x2, probe>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

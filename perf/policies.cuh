@@ -88,34 +88,50 @@ struct native_scalar : native_tuning {
   static constexpr bool vector_access = false;
 };
 
-//! native asking the L2 for the input of the tile `Percent` percent of the first set ahead, while
-//! it looks back or (AtClaim) when it claims its tile; native_control: native again, measured last.
-template <int Percent, bool AtClaim = false>
-struct native_prefetch : native_tuning {
-  static constexpr int l2_prefetch_ahead_percent = Percent;
-  static constexpr bool l2_prefetch_at_claim     = AtClaim;
-};
-struct native_control : native_tuning {};
-
-//! The same with row_8's large tiles off: 4096-item tiles at every size.
-struct native_prefetch_no_large8 : native_prefetch<50> {
-  struct row_8 : native_tuning::row_8 {
-    static constexpr std::int64_t large_from_items = std::int64_t{1} << 62;
-  };
-};
-
-inline auto probe_prefetch_policies() {
+//! The probe's list: native beside what determinism costs, shapes for 16-byte items and turing.
+inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_prefetch<40>, false>>{"archscan::native_pf40_nosync", {}},
-                         named_policy<policy<native_prefetch<50>, false>>{"archscan::native_pf50_nosync", {}},
-                         named_policy<policy<native_prefetch<60>, false>>{"archscan::native_pf60_nosync", {}},
-                         named_policy<policy<native_prefetch<75>, false>>{"archscan::native_pf75_nosync", {}},
-                         named_policy<policy<native_prefetch_no_large8, false>>{"archscan::native_pf50s8_nosync", {}},
-                         named_policy<policy<native_control, false>>{"archscan::native_ctl_nosync", {}});
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_wide<256, 16, 2>, false>>{"archscan::native_w_256x16_nosync", {}},
+                         named_policy<policy<native_wide<128, 16, 4>, false>>{"archscan::native_w_128x16_nosync", {}},
+                         named_policy<policy<native_wide<128, 12, 4>, false>>{"archscan::native_w_128x12_nosync", {}},
+                         named_policy<policy<native_wide<128, 32, 2>, false>>{"archscan::native_w_128x32_nosync", {}},
+                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
-inline auto probe_policies() { return probe_prefetch_policies(); }
-inline auto probe_8byte_policies() { return probe_prefetch_policies(); }
-inline auto probe_keyed_policies() { return probe_prefetch_policies(); }
+
+//! The probe's list for eight-byte items: native beside the tree walk, scalar access, other shapes
+//! and turing (whose row_8 is native's shape with scalar access and the tree walk).
+inline auto probe_8byte_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
+                         named_policy<policy<native_row8<128, 16, 8>, false>>{"archscan::native_r8_128x16_nosync", {}},
+                         named_policy<policy<native_row8<256, 12, 4>, false>>{"archscan::native_r8_256x12_nosync", {}},
+                         named_policy<policy<native_row8<256, 24, 3>, false>>{"archscan::native_r8_256x24_nosync", {}},
+                         named_policy<policy<native_row8<256, 32, 2>, false>>{"archscan::native_r8_256x32_nosync", {}},
+                         named_policy<policy<native_row8<256, 30, 2>, false>>{"archscan::native_r8_256x30_nosync", {}},
+                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
+}
+
+//! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
+//! backoff_max_ns): what the segmented walk's waiting costs by key.
+template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>
+struct native_waits : native_tuning {
+  static constexpr unsigned lookback_delay_ns = DelayNs;
+  static constexpr unsigned backoff_min_ns    = BackoffMinNs;
+  static constexpr unsigned backoff_max_ns    = BackoffMaxNs;
+};
+
+//! The probe's list for by-key items: native beside the tree walk (what the order costs), other
+//! waits before the first poll, and a shape of its keyed rows (native_keyed, no large tiles) with
+//! 128 registers a thread.
+inline auto probe_keyed_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_waits<0, 200, 512>, false>>{"archscan::native_kd0_nosync", {}},
+                         named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
+                         named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
+}
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),

@@ -115,7 +115,8 @@ struct small_tiles_max
 
 //! Optional fields of a native tuning (tuning_native.cuh documents them); a tuning without one goes
 //! without what it asks for: the look-back's first set of tiles paces its loads by
-//! `first_set_stagger_cycles_per_kib`, and `dependent_launch` launches the scan after its reset as a
+//! `first_set_stagger_cycles_per_kib`, look-back tiles ask the L2 for a later tile's input by
+//! `l2_prefetch_ahead_percent`, and `dependent_launch` launches the scan after its reset as a
 //! programmatic dependent.
 template <class Tuning, class = void>
 struct stagger_cycles_per_kib {
@@ -125,19 +126,11 @@ template <class Tuning>
 struct stagger_cycles_per_kib<Tuning, std::void_t<decltype(Tuning::first_set_stagger_cycles_per_kib)>> {
   static constexpr double value = Tuning::first_set_stagger_cycles_per_kib;
 };
-//! `l2_prefetch_ahead_percent`: a look-back tile asks the L2 for the input of the tile this many
-//! percent of the first set after it (0: none); `l2_prefetch_at_claim`: when it claims its tile,
-//! else while it looks back.
 template <class Tuning, class = void>
 struct l2_prefetch_ahead_percent : std::integral_constant<int, 0> {};
 template <class Tuning>
 struct l2_prefetch_ahead_percent<Tuning, std::void_t<decltype(Tuning::l2_prefetch_ahead_percent)>>
     : std::integral_constant<int, Tuning::l2_prefetch_ahead_percent> {};
-template <class Tuning, class = void>
-struct l2_prefetch_at_claim : std::false_type {};
-template <class Tuning>
-struct l2_prefetch_at_claim<Tuning, std::void_t<decltype(Tuning::l2_prefetch_at_claim)>>
-    : std::bool_constant<Tuning::l2_prefetch_at_claim> {};
 template <class Tuning, class = void>
 struct dependent_launch : std::false_type {};
 template <class Tuning>

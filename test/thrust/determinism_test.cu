@@ -286,14 +286,16 @@ TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
   }
 }
 
-//! The look-back's first set of tiles paces its loads, and on sm_90 on the scan launches as a
-//! dependent of its states' reset: timing alone, so a tuning with neither gives the same bits.
+//! The look-back's first set of tiles paces its loads, its tiles ask the L2 for later tiles' inputs,
+//! and on sm_90 on the scan launches as a dependent of its states' reset: timing alone, so a tuning
+//! with none of them gives the same bits.
 struct native_unpaced : native_lookback_only {
   static constexpr double first_set_stagger_cycles_per_kib = 0;
+  static constexpr int l2_prefetch_ahead_percent           = 0;
   static constexpr bool dependent_launch                   = false;
 };
 
-TEST(NativeDeterminism, PacingAndDependentLaunchGiveTheSameBits) {
+TEST(NativeDeterminism, PacingPrefetchAndDependentLaunchGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 1025 and 2049 float tiles (2049 and 4097 of doubles): more than a GPU holds at once.
   for (const std::int64_t n : {(std::int64_t{1} << 23) + 7, (std::int64_t{1} << 24) + 3}) {

@@ -33,6 +33,8 @@ template <class U>
 struct contiguous_source<U*> : std::true_type {
   __host__ __device__ static const U* pointer(U* it) { return it; }
 };
+template <class It>
+struct contiguous_source<const It> : contiguous_source<It> {};
 template <class F, class U, class... Rest>
 struct contiguous_source<thrust::transform_iterator<F, U*, Rest...>> : std::true_type {
   template <class It>

@@ -232,7 +232,8 @@ struct transposed_tile {
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).
   //! `Ordered`: the segmented look-back (`segment_lookback`, bitwise deterministic) instead of the
   //! windowed tree (`window_lookback`).
-  //! `first_set`: the tiles the device holds at once, whose loads `pace_start` spreads (0: none).
+  //! `first_set`: the tiles the device holds at once, whose loads `pace_start` spreads (0: none), and
+  //! the unit of the L2 prefetch's distance (`prefetch_input`).
   template <bool Ordered = false>
   __device__ static void scan_tiles(const Problem& p, const state_t& st, std::int64_t tiles, unsigned lookback_delay_ns,
                                     unsigned char* raw, std::int64_t first_set = 0) {
@@ -241,13 +242,12 @@ struct transposed_tile {
     // thread touches a state, the counter, the input or the output before the reset has completed.
     // (Launched plainly, this returns at once.)
     detail::wait_for_prerequisite_grids();
-    [[maybe_unused]] const std::int64_t ahead = first_set * prefetch_percent / 100;
     if (threadIdx.x == 0) {
       const std::int64_t first = st.next_tile();
       s.tile_ids[0]            = first;
       if (first < first_set && first < tiles) pace_start(first);
-      if constexpr (prefetch_at_claim) prefetch_input(p, first + ahead, tiles);
     }
+    [[maybe_unused]] const std::int64_t prefetch_ahead = first_set * prefetch_percent / 100;
     __syncthreads();
     for (int round = 0;; ++round) {
       const std::int64_t tile = s.tile_ids[round & 1];
@@ -258,8 +258,7 @@ struct transposed_tile {
       std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
       run_tile(p, tile, s, [&](const T& aggregate) {
         if constexpr (Ordered) {
-          segment_prefix(p, tile, tiles, aggregate, s, st, next_tile_slot, lookback_delay_ns,
-                         prefetch_at_claim ? 0 : ahead);
+          segment_prefix(p, tile, tiles, aggregate, s, st, next_tile_slot, lookback_delay_ns, prefetch_ahead);
         } else {
           lookback_prefix(p, tile, aggregate, s, st, next_tile_slot, lookback_delay_ns);
         }
@@ -284,12 +283,13 @@ struct transposed_tile {
     }
   }
 
-  //! Asks the L2 for the input of `tile` while the memory would otherwise idle (tuning.cuh,
-  //! l2_prefetch_ahead_percent): full tiles of contiguous inputs (raw pointers, transforms of them,
-  //! by key raw keys and values) alone, so the range lies inside the input. Timing alone: the same
-  //! loads follow, the same bits.
-  static constexpr int prefetch_percent   = detail::l2_prefetch_ahead_percent<Tuning>::value;
-  static constexpr bool prefetch_at_claim = detail::l2_prefetch_at_claim<Tuning>::value;
+  //! While warp 0 looks back, a thread that would only wait at the barrier asks the L2 for the input
+  //! of the tile `prefetch_ahead` (= first_set x l2_prefetch_ahead_percent / 100) after this one, which
+  //! a block will claim about when this one ends: the memory fetches during the waits what that tile
+  //! would otherwise load itself (tuning_native.cuh). Full tiles of contiguous inputs alone (raw
+  //! pointers, transforms of them, by key raw keys and values), so the range lies inside the input.
+  //! Timing alone: the same loads follow, the same bits.
+  static constexpr int prefetch_percent = detail::l2_prefetch_ahead_percent<Tuning>::value;
   __device__ static void prefetch_input(const Problem& p, std::int64_t tile, std::int64_t tiles) {
     if constexpr (prefetch_percent > 0) {
       using source            = detail::contiguous_source<typename Problem::input_iterator>;
@@ -724,7 +724,8 @@ struct transposed_tile {
 
   //! The segmented look-back (tile/lookback.cuh, `segment_lookback`) by warp 0 over `tiles` tiles:
   //! the aggregate first, then the prefix; a segment's last tile also publishes the prefix of the
-  //! segment after it (and, on the segment states, its segment's aggregate first).
+  //! segment after it (and, on the segment states, its segment's aggregate first). Meanwhile the
+  //! block's last thread asks the L2 for the input `prefetch_ahead` tiles on (0: none; prefetch_input).
   __device__ static void segment_prefix(const Problem& p, std::int64_t tile, std::int64_t tiles, const T& aggregate,
                                         const smem_view& s, const state_t& st, std::int64_t* next_tile_slot,
                                         unsigned lookback_delay_ns, std::int64_t prefetch_ahead = 0) {
