@@ -115,7 +115,7 @@ struct small_tiles_max
 
 //! Optional fields of a native tuning (tuning_native.cuh documents them); a tuning without one goes
 //! without what it asks for: the look-back's first set of tiles paces its loads by
-//! `first_set_stagger_cycles_per_kib`, look-back tiles ask the L2 for a later tile's input by
+//! `first_set_stagger_cycles_per_kib`, its look-back tiles ask the L2 for a later tile's input by
 //! `l2_prefetch_ahead_percent`, and `dependent_launch` launches the scan after its reset as a
 //! programmatic dependent.
 template <class Tuning, class = void>

@@ -194,12 +194,13 @@ struct native_tuning {
   static constexpr double first_set_stagger_cycles_per_kib = 0.75;
 
   //! While a look-back tile waits for its prefix, it asks the L2 (sm_90 on: one bulk prefetch) for
-  //! the input of the tile this many percent of the first set after its own, which a block claims
-  //! about half a tile's life later (tile/transposed_tile.cuh, `prefetch_input`): the memory fetches
-  //! during the waits, which otherwise leave it idle past one set, what that tile would load itself.
-  //! Contiguous inputs alone; timing only: the bits do not change. 0: none. H100, fraction of a copy
-  //! at 2^28 without -> with (perf/NOTES.md, probe 24): int32 0.918 -> 0.966, double 0.940 -> 0.985,
-  //! int8 0.786 -> 0.818, the 16-byte product 0.759 -> 0.817; 75 and 100 fetch too early (5-25% slower).
+  //! the input of the tile this many percent of the first set after its own, which at 50 a block
+  //! claims about half a tile's life later (tile/transposed_tile.cuh, `prefetch_input`): the memory
+  //! fetches during the waits, which otherwise leave it idle past one set, what that tile would load
+  //! itself. Contiguous inputs alone; timing only: the bits do not change. 0: none. H100, fraction
+  //! of a copy at 2^28 without -> with (perf/NOTES.md, probe 24): int32 0.918 -> 0.966, double 0.940
+  //! -> 0.985, int8 0.786 -> 0.818, the 16-byte product 0.759 -> 0.817; 75 and 100 fetch too early
+  //! (5-25% slower).
   static constexpr int l2_prefetch_ahead_percent = 50;
 
   //! On sm_90 on, the look-back resets its tile states with a kernel of its own and launches the scan

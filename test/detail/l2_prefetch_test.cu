@@ -1,11 +1,14 @@
 // detail::contiguous_source (host): which inputs a look-back tile may prefetch as one range. Only
-// iterators whose items i .. i + k are one array's elements i .. i + k qualify: a prefetch of an
-// adaptor that reads elsewhere (a permutation, a reversal) would fetch the wrong bytes, or bytes
-// outside the array.
+// iterators whose items i .. i + k are one array's elements i .. i + k qualify (Thrust's contiguous
+// iterators, transforms of them): a prefetch of an adaptor that reads elsewhere (a permutation, a
+// reversal) would fetch the wrong bytes, or bytes outside the array.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <gtest/gtest.h>
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
@@ -26,16 +29,23 @@ struct twice {
   __host__ __device__ std::int64_t operator()(std::int64_t x) const { return 2 * x; }
 };
 
-TEST(ContiguousSource, PointersAndTransformsOfThemQualify) {
+TEST(ContiguousSource, ContiguousIteratorsAndTransformsOfThemQualify) {
   EXPECT_TRUE((contiguous_source<int*>::value));
   EXPECT_TRUE((contiguous_source<const double*>::value));
   EXPECT_TRUE((contiguous_source<thrust::transform_iterator<twice, std::int64_t*>>::value));
   EXPECT_TRUE((contiguous_source<thrust::transform_iterator<twice, const std::int64_t*, std::int64_t, std::int64_t>>::value));
 
+  EXPECT_TRUE((contiguous_source<thrust::device_ptr<float>>::value));
+  EXPECT_TRUE((contiguous_source<thrust::device_vector<float>::iterator>::value));
+  EXPECT_TRUE((contiguous_source<thrust::transform_iterator<twice, thrust::device_vector<std::int64_t>::const_iterator>>::value));
+
   std::int64_t items[8] = {};
   const thrust::transform_iterator<twice, std::int64_t*> it(items, twice{});
   EXPECT_EQ(contiguous_source<decltype(it)>::pointer(it + 5), items + 5);
   EXPECT_EQ(contiguous_source<std::int64_t*>::pointer(items + 3), items + 3);
+  // A device pointer unwraps to its address (nothing is dereferenced on the host).
+  const thrust::transform_iterator<twice, thrust::device_ptr<std::int64_t>> on_device(thrust::device_pointer_cast(items), twice{});
+  EXPECT_EQ(contiguous_source<std::decay_t<decltype(on_device)>>::pointer(on_device + 2), items + 2);
 }
 
 TEST(ContiguousSource, AdaptorsThatReadElsewhereDoNot) {

@@ -283,12 +283,14 @@ struct transposed_tile {
     }
   }
 
-  //! While warp 0 looks back, a thread that would only wait at the barrier asks the L2 for the input
-  //! of the tile `prefetch_ahead` (= first_set x l2_prefetch_ahead_percent / 100) after this one, which
-  //! a block will claim about when this one ends: the memory fetches during the waits what that tile
-  //! would otherwise load itself (tuning_native.cuh). Full tiles of contiguous inputs alone (raw
-  //! pointers, transforms of them, by key raw keys and values), so the range lies inside the input.
-  //! Timing alone: the same loads follow, the same bits.
+  //! While warp 0 looks back, the block's last thread (in blocks of more than one warp, one that would
+  //! only wait at the barrier) asks the L2 for the input of the tile `prefetch_ahead` (= first_set x
+  //! l2_prefetch_ahead_percent / 100) after this one, which a block claims about half a tile's life
+  //! later at 50: the memory fetches during the waits what that tile would otherwise load itself
+  //! (tuning_native.cuh). Full tiles of contiguous inputs alone (detail::contiguous_source: pointers,
+  //! device_vector iterators, transforms of them; by key the keys and values), so the range lies
+  //! inside the input. Timing alone: the same loads follow, the same bits. Native's ordered look-back
+  //! alone (segment_prefix): under the tree_fold hook the field does nothing.
   static constexpr int prefetch_percent = detail::l2_prefetch_ahead_percent<Tuning>::value;
   __device__ static void prefetch_input(const Problem& p, std::int64_t tile, std::int64_t tiles) {
     if constexpr (prefetch_percent > 0) {
