@@ -37,6 +37,8 @@ struct contiguous_source : std::bool_constant<thrust::is_contiguous_iterator_v<I
 };
 template <class It>
 struct contiguous_source<const It> : contiguous_source<It> {};
+template <>
+struct contiguous_source<void> : std::false_type {};  // no such iterator (a plain scan's keys)
 template <class F, class Base, class... Rest>
 struct contiguous_source<thrust::transform_iterator<F, Base, Rest...>> : std::bool_constant<contiguous_source<Base>::value> {
   __host__ __device__ static auto pointer(const thrust::transform_iterator<F, Base, Rest...>& it) {
