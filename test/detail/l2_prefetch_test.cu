@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda/std/functional>
 #include <gtest/gtest.h>
 #include <thrust/device_ptr.h>
 #include <thrust/device_vector.h>
@@ -22,9 +23,6 @@ namespace {
 
 using archscan::detail::contiguous_source;
 
-struct same_key {
-  __host__ __device__ bool operator()(int a, int b) const { return a == b; }
-};
 struct twice {
   __host__ __device__ std::int64_t operator()(std::int64_t x) const { return 2 * x; }
 };
@@ -56,7 +54,7 @@ TEST(ContiguousSource, AdaptorsThatReadElsewhereDoNot) {
   // A transform of an adaptor, and a by-key input (a transform of a counter): not one array.
   EXPECT_FALSE((contiguous_source<thrust::transform_iterator<twice, thrust::reverse_iterator<std::int64_t*>>>::value));
   using keyed_input = decltype(archscan::detail::make_keyed_input<int>(static_cast<int*>(nullptr),
-                                                                        static_cast<int*>(nullptr), same_key{}, 0));
+                                                                        static_cast<int*>(nullptr), cuda::std::equal_to<int>{}, 0));
   EXPECT_FALSE((contiguous_source<keyed_input>::value));
 }
 
