@@ -108,19 +108,21 @@ struct hook_traits {
     }
   }
 
+  //! Testing only: sleeps about `ns` nanoseconds, in steps of 1 us (one __nanosleep sleeps at most
+  //! about 1 ms).
+  __device__ __forceinline__ static void sleep_ns(unsigned ns) {
+    for (unsigned slept = 0; slept < ns; slept += 1000) __nanosleep(1000);
+  }
+
   //! Testing only: the states' reset sleeps before zeroing (compiled out without the hook).
   __device__ __forceinline__ static void delay_reset() {
-    if constexpr (reset_delay_ns > 0) {
-      for (unsigned slept = 0; slept < reset_delay_ns; slept += 1000) __nanosleep(1000);
-    }
+    if constexpr (reset_delay_ns > 0) sleep_ns(reset_delay_ns);
   }
 
   //! Testing only: a chosen tile sleeps before publishing anything (compiled out without the hook).
   __device__ __forceinline__ static void starve(std::int64_t tile) {
     if constexpr (starve_every > 0) {
-      if (tile % starve_every == starve_every - 1) {
-        for (unsigned slept = 0; slept < starve_ns; slept += 1000) __nanosleep(1000);
-      }
+      if (tile % starve_every == starve_every - 1) sleep_ns(starve_ns);
     }
   }
 };

@@ -122,26 +122,35 @@ void launch_dependent(void (*kernel)(Params...), std::int64_t grid, int threads,
   detail::throw_on_launch_error(what);
 }
 
+//! The answer of `ask()` (>= 0) about a kernel on device `device`, asked once per device and `Key` and
+//! read back after (devices past the 64th ask every time). Kernel attributes and occupancy cannot
+//! change while the process runs, and the answers are host calls worth keeping off every launch.
+template <class Key, class Ask>
+int once_per_device(int device, Ask&& ask) {
+  constexpr int max_devices = 64;
+  static std::atomic<int> answers[max_devices];  // 0: not asked yet, else the answer + 1
+  const bool cacheable = device >= 0 && device < max_devices;
+  if (cacheable) {
+    const int c = answers[device].load(std::memory_order_acquire);
+    if (c > 0) return c - 1;
+  }
+  const int answer = ask();
+  if (cacheable) answers[device].store(answer + 1, std::memory_order_release);
+  return answer;
+}
+
 //! Whether kernel `k` may be launched as a programmatic dependent on this device: sm_90 on, and its
 //! code built for sm_90 on (a kernel run from older PTX has no `griddepcontrol.wait`). Asked once per
 //! device and kernel.
 template <auto k>
 bool dependent_launch_ok(const detail::device_facts& facts) {
-  constexpr int max_devices = 64;
-  static std::atomic<int> cached[max_devices];  // 0: not asked yet, 1: no, 2: yes
-  const bool cacheable = facts.device >= 0 && facts.device < max_devices;
-  if (cacheable) {
-    const int c = cached[facts.device].load(std::memory_order_acquire);
-    if (c > 0) return c == 2;
-  }
-  bool ok = facts.cc_major >= 9;
-  if (ok) {
+  struct key {};
+  return once_per_device<key>(facts.device, [&] {
+    if (facts.cc_major < 9) return 0;
     cudaFuncAttributes attributes{};
     detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
-    ok = attributes.ptxVersion >= 90;
-  }
-  if (cacheable) cached[facts.device].store(ok ? 2 : 1, std::memory_order_release);
-  return ok;
+    return attributes.ptxVersion >= 90 ? 1 : 0;
+  }) == 1;
 }
 
 //! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
@@ -158,42 +167,37 @@ constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, i
 template <class Tuning, auto k, bool Occupancy>
 int configure_kernel(int threads, int smem, const detail::device_facts& facts,
                      int carveout = Tuning::carveout_percent) {
-  constexpr int max_devices = 64;
-  static std::atomic<int> cached[max_devices];  // 0: not configured yet
-  const bool cacheable = facts.device >= 0 && facts.device < max_devices;
-  if (cacheable) {
-    const int c = cached[facts.device].load(std::memory_order_acquire);
-    if (c > 0) return c;
-  }
-  opt_in_dynamic_smem(k, smem, facts, "archscan");  // guide 4.3.1
-  auto set_carveout = [&](int percent) {
-    detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
-                           "archscan: cudaFuncSetAttribute (carveout)");
-  };
-  auto occupancy = [&] {
-    int blocks = 0;
-    detail::throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem),
-                           "archscan: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  struct key {};
+  return once_per_device<key>(facts.device, [&] {
+    opt_in_dynamic_smem(k, smem, facts, "archscan");  // guide 4.3.1
+    auto set_carveout = [&](int percent) {
+      detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
+                             "archscan: cudaFuncSetAttribute (carveout)");
+    };
+    auto occupancy = [&] {
+      int blocks = 0;
+      detail::throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem),
+                             "archscan: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      return blocks;
+    };
+    int blocks = 1;
+    if (carveout == Tuning::carveout_fit) {
+      // Blocks that fit with all the shared memory, then just the shared memory they use: the rest
+      // stays L1 (guide 4.3.1), and the occupancy limits (threads, registers, blocks) are the device's.
+      set_carveout(100);
+      blocks = occupancy();
+      const int reserved = facts.cc_major >= 8 ? 1024 : 0;  // per-block system reservation (sm_80 on)
+      set_carveout(fit_carveout(std::max(blocks, 1), smem, reserved, facts.smem_per_sm));
+      blocks = occupancy();
+    } else {
+      if (carveout >= 0) set_carveout(carveout);
+      if (Occupancy) blocks = occupancy();
+    }
+    if (blocks < 1) {
+      detail::throw_on_error(cudaErrorInvalidConfiguration, "archscan: no block of the kernel fits");
+    }
     return blocks;
-  };
-  int blocks = 1;
-  if (carveout == Tuning::carveout_fit) {
-    // Blocks that fit with all the shared memory, then just the shared memory they use: the rest
-    // stays L1 (guide 4.3.1), and the occupancy limits (threads, registers, blocks) are the device's.
-    set_carveout(100);
-    blocks = occupancy();
-    const int reserved = facts.cc_major >= 8 ? 1024 : 0;  // per-block system reservation (sm_80 on)
-    set_carveout(fit_carveout(std::max(blocks, 1), smem, reserved, facts.smem_per_sm));
-    blocks = occupancy();
-  } else {
-    if (carveout >= 0) set_carveout(carveout);
-    if (Occupancy) blocks = occupancy();
-  }
-  if (blocks < 1) {
-    detail::throw_on_error(cudaErrorInvalidConfiguration, "archscan: no block of the kernel fits");
-  }
-  if (cacheable) cached[facts.device].store(blocks, std::memory_order_release);
-  return blocks;
+  });
 }
 
 }  // namespace archscan::dispatch

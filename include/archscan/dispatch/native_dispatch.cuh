@@ -25,7 +25,6 @@
 //! synchronizes.
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include <archscan/detail/math.cuh>
@@ -319,34 +318,29 @@ struct family_dispatch<native_family> {
   //! (cudaFuncAttributeNonPortableClusterSizeAllowed).
   template <class Tuning, auto k>
   static int cluster_capacity(int threads, int smem, const detail::device_facts& facts, int most) {
-    constexpr int max_devices = 64;
-    static std::atomic<int> cached[max_devices];  // 0: not asked yet, else the answer + 1
-    const bool cacheable = facts.device >= 0 && facts.device < max_devices;
-    if (cacheable) {
-      const int c = cached[facts.device].load(std::memory_order_acquire);
-      if (c > 0) return c - 1;
-    }
-    // A build without sm_90 code runs on this device from older PTX, where the kernel only traps.
-    cudaFuncAttributes attributes{};
-    detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
-    if (attributes.ptxVersion < 90) most = 0;
-    if (most > 1) configure_kernel<Tuning, k, false>(threads, smem, facts);
-    if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
-      cudaGetLastError();
-      most = 8;
-    }
-    int fits = 0;
-    for (int size = most; size >= 2 && fits == 0; --size) {
-      const one_cluster launch(size, threads, smem, nullptr);
-      int clusters = 0;
-      if (cudaOccupancyMaxActiveClusters(&clusters, k, &launch.config) != cudaSuccess) {
-        cudaGetLastError();  // this size is refused: try a smaller one
-      } else if (clusters >= 1) {
-        fits = size;
+    struct key {};
+    return once_per_device<key>(facts.device, [&] {
+      // A build without sm_90 code runs on this device from older PTX, where the kernel only traps.
+      cudaFuncAttributes attributes{};
+      detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
+      if (attributes.ptxVersion < 90) most = 0;
+      if (most > 1) configure_kernel<Tuning, k, false>(threads, smem, facts);
+      if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+        cudaGetLastError();
+        most = 8;
       }
-    }
-    if (cacheable) cached[facts.device].store(fits + 1, std::memory_order_release);
-    return fits;
+      int fits = 0;
+      for (int size = most; size >= 2 && fits == 0; --size) {
+        const one_cluster launch(size, threads, smem, nullptr);
+        int clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, k, &launch.config) != cudaSuccess) {
+          cudaGetLastError();  // this size is refused: try a smaller one
+        } else if (clusters >= 1) {
+          fits = size;
+        }
+      }
+      return fits;
+    });
   }
 
   //! Every tile in one cluster of `tiles` blocks (plan: at most what cluster_capacity found).

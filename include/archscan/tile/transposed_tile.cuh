@@ -292,13 +292,13 @@ struct transposed_tile {
   //! inside the input. Timing alone: the same loads follow, the same bits. Native's ordered look-back
   //! alone (segment_prefix): under the tree_fold hook the field does nothing.
   static constexpr int prefetch_percent = detail::l2_prefetch_ahead_percent<Tuning>::value;
-  __device__ static void prefetch_input(const Problem& p, std::int64_t tile, std::int64_t tiles) {
+  __device__ static void prefetch_input(const Problem& p, std::int64_t tile) {
     if constexpr (prefetch_percent > 0) {
       using source            = detail::contiguous_source<typename Problem::input_iterator>;
       using keys              = detail::contiguous_source<typename keyed_in::key_iterator>;
       using values            = detail::contiguous_source<typename keyed_in::value_iterator>;
       const std::int64_t base = tile * tile_items;
-      if (tile >= tiles || base + tile_items > p.n) return;
+      if (base + tile_items > p.n) return;  // a partial tile, or past the last
       if constexpr (source::value) {
         detail::prefetch_elements_l2<tile_items>(source::pointer(p.in) + base);
       } else if constexpr (keys::value && values::value) {
@@ -732,7 +732,7 @@ struct transposed_tile {
                                         const smem_view& s, const state_t& st, std::int64_t* next_tile_slot,
                                         unsigned lookback_delay_ns, std::int64_t prefetch_ahead = 0) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
-    if (prefetch_ahead > 0 && threadIdx.x == threads - 1) prefetch_input(p, tile + prefetch_ahead, tiles);
+    if (prefetch_ahead > 0 && threadIdx.x == threads - 1) prefetch_input(p, tile + prefetch_ahead);
     if (threadIdx.x < 32) {
       hooks::starve(tile);
       if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
