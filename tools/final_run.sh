@@ -26,13 +26,16 @@
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
 #               native's (walk and tree) and CUB's by-key int32 and double sums at 2^26 (perf/profile.cu):
 #               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
+#   floor       archscan-floor: a small call's cost piece by piece (launch, one SM, shared memory, a
+#               cluster, native, CUB) against a cudaMemcpyAsync, cold and hot L2 (perf/floor.cu)   <1 min
 #   timeline    when each of native's tiles starts, has its aggregate, its prefix, and stores: double at
 #               2^21..2^24, int32 at 2^22 and 2^23 (perf/timeline.cu; summary and plots: perf/timeline.py) <1 min
-# A part whose build is missing (a fresh machine) builds it first. Everything lands in OUT_DIR, packed
+# A part whose build is missing (a fresh machine) builds it first, unless tools/pack_build.sh packed one
+# here and the call carries build/carry (see below). Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,timeline}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -41,7 +44,35 @@ mkdir -p "$out"
 if [ ! -d .cccl ] && [ -f build/cccl.tar.xz ]; then tar xJf build/cccl.tar.xz; fi
 newest=$(ls -d .cccl/*/nvidia/cu13/cccl/lib/cmake/cccl 2>/dev/null | sort -V | tail -n 1)
 [ -z "$newest" ] || newest=$PWD/$newest
-build_old() { ARCHSCAN_STEPS=build tools/gpu_suite.sh "$out/build-old" > "$out/build-old.txt" 2>&1; }
+# Builds made on the developer's machine and packed by tools/pack_build.sh travel as
+# build/carry/<name>.tar.xz (carry build/carry): each is unpacked once, under the tree its ctest files
+# name (linked to this one where that path does not exist here), and then run, never rebuilt.
+for archive in build/carry/*.tar.xz; do
+  [ -f "$archive" ] || continue
+  name=$(basename "$archive" .tar.xz)
+  [ -f "build/$name/.carried" ] && continue
+  src=$(cat build/carry/SOURCE_DIR 2>/dev/null || echo "$PWD")
+  if [ "$src" != "$PWD" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$PWD" "$src"; fi
+  [ "$(cd "$src" 2>/dev/null && pwd -P)" = "$(pwd -P)" ] || echo "final_run.sh: $src is not this tree: ctest cannot find build/$name" >&2
+  xz -dc "$archive" | tar -xf - && echo "unpacked build/$name ($(cat "build/$name/.carried"))"
+done
+for lib in build/*/carried-lib; do  # the carried programs' libbenchmark
+  [ -d "$lib" ] && export LD_LIBRARY_PATH=$PWD/$lib:${LD_LIBRARY_PATH:-}
+done
+carried() { [ -f build/gpu/.carried ]; }
+# A carried build's steps leave out `build`.
+with_build() { if carried; then echo "${1#build,}"; else echo "$1"; fi; }
+# A carried probe build (tools/pack_build.sh build/probe..., configured with -DARCHSCAN_BENCH_SCANS=probe)
+# is the probe's archscan-bench.
+for probe_build in build/probe*; do
+  if [ -z "${ARCHSCAN_PROBE_BENCH:-}" ] && [ -f "$probe_build/.carried" ]; then
+    export ARCHSCAN_PROBE_BENCH=$probe_build/perf/archscan-bench
+  fi
+done
+build_old() {
+  if carried; then echo "build/gpu: carried, built at $(cat build/gpu/.carried)" > "$out/build-old.txt"; return 0; fi
+  ARCHSCAN_STEPS=build tools/gpu_suite.sh "$out/build-old" > "$out/build-old.txt" 2>&1
+}
 build_new() {
   [ -n "$newest" ] || { echo "no CCCL under .cccl/: run tools/fetch_cccl.sh and carry .cccl" > "$out/build-new.txt"; return 1; }
   ARCHSCAN_BUILD_DIR=build/gpu-newest ARCHSCAN_CCCL_DIR=$newest ARCHSCAN_STEPS=build \
@@ -50,7 +81,7 @@ build_new() {
 }
 suite_old() {
   # The build step first, always: a no-op after a whole build, the rest of one that a call's time limit cut.
-  ARCHSCAN_STEPS=build,test,ab ARCHSCAN_CTEST_TIMEOUT=240 tools/gpu_suite.sh "$out/suite" > "$out/suite.txt" 2>&1
+  ARCHSCAN_STEPS=$(with_build build,test,ab) ARCHSCAN_CTEST_TIMEOUT=240 tools/gpu_suite.sh "$out/suite" > "$out/suite.txt" 2>&1
   echo "suite rc=$?" >> "$out/suite.txt"
 }
 suite_new() {
@@ -95,7 +126,7 @@ for part in ${parts//,/ }; do
       ;;
     sanitize-native+suite-odd)
       [ -f build/gpu/build.ninja ] || build_old
-      ARCHSCAN_STEPS=build,test ARCHSCAN_CTEST_TIMEOUT=240 ARCHSCAN_CTEST_ARGS="-I 1,,2" \
+      ARCHSCAN_STEPS=$(with_build build,test) ARCHSCAN_CTEST_TIMEOUT=240 ARCHSCAN_CTEST_ARGS="-I 1,,2" \
         tools/gpu_suite.sh "$out/suite-odd" > "$out/suite-odd.txt" 2>&1 &
       tools/sanitize.sh build/gpu "$out/sanitize" "$native_tests" > "$out/sanitize.txt" 2>&1
       echo "sanitize rc=$?" >> "$out/sanitize.txt"
@@ -104,7 +135,7 @@ for part in ${parts//,/ }; do
       cat "$out/sanitize.txt"
       ;;
     suite-even)
-      ARCHSCAN_STEPS=build,test,ab ARCHSCAN_CTEST_TIMEOUT=240 ARCHSCAN_CTEST_ARGS="-I 2,,2" \
+      ARCHSCAN_STEPS=$(with_build build,test,ab) ARCHSCAN_CTEST_TIMEOUT=240 ARCHSCAN_CTEST_ARGS="-I 2,,2" \
         tools/gpu_suite.sh "$out/suite-even" > "$out/suite-even.txt" 2>&1
       echo "suite-even rc=$?" >> "$out/suite-even.txt"
       tail -n 4 "$out/suite-even.txt"
@@ -112,7 +143,7 @@ for part in ${parts//,/ }; do
     bench)
       [ -f build/gpu/build.ninja ] || build_old
       # What run_full.sh runs, up to date with the tree (nothing to do right after build_old).
-      cmake --build build/gpu --target archscan-bench archscan-table2 archscan-ablation archscan-compare \
+      carried || cmake --build build/gpu --target archscan-bench archscan-table2 archscan-ablation archscan-compare \
         > "$out/bench-build.txt" 2>&1 || tail -n 20 "$out/bench-build.txt"
       perf/run_full.sh build/gpu "$out/bench" > "$out/run_full.txt" 2>&1
       echo "run_full rc=$?" >> "$out/run_full.txt"
@@ -141,6 +172,14 @@ for part in ${parts//,/ }; do
       build/gpu/perf/archscan-timeline "$out/timeline/timeline.json" > "$out/timeline/run.txt" 2>&1
       echo "timeline rc=$?" >> "$out/timeline/run.txt"
       python3 perf/timeline.py "$out/timeline/timeline.json" "$out/timeline" > "$out/timeline/summary.txt" 2>&1
+      ;;
+    floor)
+      # What one small call costs, piece by piece (perf/floor.cu), with a cold and a hot L2.
+      [ -f build/gpu/build.ninja ] || carried || cmake --preset gpu -B build/gpu > "$out/floor-configure.txt" 2>&1
+      carried || cmake --build build/gpu --target archscan-floor > "$out/floor-build.txt" 2>&1 || tail -n 20 "$out/floor-build.txt"
+      build/gpu/perf/archscan-floor > "$out/floor.md" 2>&1
+      echo "archscan-floor rc=$?" >> "$out/floor.md"
+      cat "$out/floor.md"
       ;;
     cccl-ab)
       perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1
