@@ -38,21 +38,21 @@ using namespace archscan::perf;
 
 __global__ void empty_kernel() {}
 
-//! Copies `n` ints, 16 bytes a thread a step, over the whole grid (`n` a multiple of 4). `smem` bytes of
-//! dynamic shared memory are asked for and touched once, so that the launch must place them.
-__global__ void copy_kernel(const int4* in, int4* out, std::size_t vectors) {
+//! Copies `vectors` 16-byte vectors, one a thread a step, over the whole grid. Dynamic shared memory
+//! (the launch's), if any (`touch`), is written once, so that the launch must place it.
+__global__ void copy_kernel(const int4* in, int4* out, std::size_t vectors, bool touch) {
   extern __shared__ int4 smem[];
-  if (threadIdx.x == 0) smem[0] = int4{};
+  if (touch && threadIdx.x == 0) smem[0] = int4{};
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < vectors;
        i += std::size_t{gridDim.x} * blockDim.x)
     out[i] = in[i];
 }
 
 //! One cluster: every block loads its share into registers, the cluster meets, then every block stores.
-__global__ void copy_cluster_kernel(const int4* in, int4* out, std::size_t vectors) {
+__global__ void copy_cluster_kernel(const int4* in, int4* out, std::size_t vectors, bool touch) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ int4 smem[];
-  if (threadIdx.x == 0) smem[0] = int4{};
+  if (touch && threadIdx.x == 0) smem[0] = int4{};
   constexpr int per_thread = 8;  // 2^16 ints over 16 blocks of 128 threads
   int4 v[per_thread];
   const std::size_t base = blockIdx.x * std::size_t{blockDim.x} * per_thread + threadIdx.x;
@@ -68,7 +68,7 @@ __global__ void copy_cluster_kernel(const int4* in, int4* out, std::size_t vecto
     if (i < vectors) out[i] = v[k];
   }
 #else
-  (void)in, (void)out, (void)vectors;
+  (void)in, (void)out, (void)vectors, (void)touch;
   __trap();
 #endif
 }
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
 
       auto block_copy = [&](int smem) {
         return [&, smem] {
-          copy_kernel<<<1, 256, smem, s>>>(vin, vout, vectors);
+          copy_kernel<<<1, 256, smem, s>>>(vin, vout, vectors, smem > 0);
           check_launch("copy_kernel");
         };
       };
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
           config.stream           = s;
           config.attrs            = &a;
           config.numAttrs         = 1;
-          check(cudaLaunchKernelEx(&config, copy_cluster_kernel, vin, vout, vectors), "copy_cluster_kernel");
+          check(cudaLaunchKernelEx(&config, copy_cluster_kernel, vin, vout, vectors, smem > 0), "copy_cluster_kernel");
         };
       };
       check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
           {"copy_block_96k", block_copy(big_smem), expect::copy},
           {"copy_grid",
            [&] {
-             copy_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors);
+             copy_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors, false);
              check_launch("copy_kernel");
            },
            expect::copy},
