@@ -13,6 +13,10 @@
 //!   copy_cluster16   16 blocks in one thread block cluster, each copying a sixteenth, with a cluster
 //!                    barrier between load and store (native's cluster route without the scan)
 //!   copy_cluster16_32k  the same with 32 KiB of shared memory a block
+//!   copy_grid_coop   copy_grid launched cooperatively, with a grid barrier between load and store
+//!                    (native's wave route without the scan)
+//!   memset_copy_grid a cudaMemsetAsync of 4 KiB, then copy_grid (two launches: the look-back's reset
+//!                    and scan without a dependent launch)
 //!   native           thrust::exclusive_scan(archscan::native_nosync) of the input
 //!   cub              cub::DeviceScan::ExclusiveSum (storage allocated before)
 //! Every copy is checked against its input, native against CUB. One table on stdout (medians in us, and
@@ -73,6 +77,16 @@ __global__ void copy_cluster_kernel(const int4* in, int4* out, std::size_t vecto
 #endif
 }
 
+//! One vector a thread, loaded, then a grid barrier (every block resident: a cooperative launch), then
+//! stored.
+__global__ void copy_grid_barrier_kernel(const int4* in, int4* out, std::size_t vectors) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  int4 v{};
+  if (i < vectors) v = in[i];
+  cooperative_groups::this_grid().sync();
+  if (i < vectors) out[i] = v;
+}
+
 struct row {
   std::string name;
   std::size_t n;
@@ -102,6 +116,7 @@ int main(int argc, char** argv) {
                 version_line().c_str(), reps);
     bool ok = true;
     std::vector<row> rows;
+    device_buffer<unsigned char> scratch(4096);
     for (const std::size_t n : {std::size_t{1} << 10, std::size_t{1} << 13, std::size_t{1} << 16}) {
       device_buffer<int> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xf100u ^ n, s);
@@ -160,6 +175,25 @@ int main(int argc, char** argv) {
         calls.push_back({"copy_cluster16", cluster_copy(0), expect::copy});
         calls.push_back({"copy_cluster16_32k", cluster_copy(32 * 1024), expect::copy});
       }
+      calls.push_back({"copy_grid_coop",
+                       [&] {
+                         const int4* from = vin;
+                         int4* to         = vout;
+                         std::size_t count = vectors;
+                         void* args[]     = {&from, &to, &count};
+                         const dim3 grid(static_cast<unsigned>((vectors + 255) / 256));
+                         check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(copy_grid_barrier_kernel),
+                                                           grid, dim3(256), args, 0, s),
+                               "copy_grid_barrier_kernel");
+                       },
+                       expect::copy});
+      calls.push_back({"memset_copy_grid",
+                       [&] {
+                         check(cudaMemsetAsync(scratch.get(), 0, 4096, s), "memset");
+                         copy_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors, false);
+                         check_launch("copy_kernel");
+                       },
+                       expect::copy});
       calls.push_back({"native", [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); }, expect::scan});
       calls.push_back({"cub",
                        [&] {
