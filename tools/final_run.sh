@@ -45,16 +45,19 @@ if [ ! -d .cccl ] && [ -f build/cccl.tar.xz ]; then tar xJf build/cccl.tar.xz; f
 newest=$(ls -d .cccl/*/nvidia/cu13/cccl/lib/cmake/cccl 2>/dev/null | sort -V | tail -n 1)
 [ -z "$newest" ] || newest=$PWD/$newest
 # Builds made on the developer's machine and packed by tools/pack_build.sh travel as
-# build/carry/<name>.tar.xz (carry build/carry): each is unpacked once, under the tree its ctest files
-# name (linked to this one where that path does not exist here), and then run, never rebuilt.
-for archive in build/carry/*.tar.xz; do
+# build/carry*/<name>.tar.xz (carry those folders): each archive is unpacked once (a stamp beside the
+# build says which were), under the tree its ctest files name (linked to this one where that path
+# does not exist here), and then run, never rebuilt. A build too large for one call travels as
+# several archives of its programs, in folders of their own, over calls to one warm machine.
+for archive in build/carry*/*.tar.xz; do
   [ -f "$archive" ] || continue
   name=$(basename "$archive" .tar.xz)
-  [ -f "build/$name/.carried" ] && continue
-  src=$(cat build/carry/SOURCE_DIR 2>/dev/null || echo "$PWD")
+  stamp=build/$name/.unpacked_$(dirname "$archive" | tr / _)
+  [ -f "$stamp" ] && continue
+  src=$(cat "$(dirname "$archive")/SOURCE_DIR" 2>/dev/null || echo "$PWD")
   if [ "$src" != "$PWD" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$PWD" "$src"; fi
   [ "$(cd "$src" 2>/dev/null && pwd -P)" = "$(pwd -P)" ] || echo "final_run.sh: $src is not this tree: ctest cannot find build/$name" >&2
-  xz -dc "$archive" | tar -xf - && echo "unpacked build/$name ($(cat "build/$name/.carried"))"
+  xz -dc "$archive" | tar -xf - && touch "$stamp" && echo "unpacked $archive ($(cat "build/$name/.carried"))"
 done
 for lib in build/*/carried-lib; do  # the carried programs' libbenchmark
   [ -d "$lib" ] && export LD_LIBRARY_PATH=$PWD/$lib:${LD_LIBRARY_PATH:-}

@@ -9,7 +9,9 @@
 # <build>/carried-lib; and a file <build>/.carried, which tools/final_run.sh reads as "run, don't
 # build". Also OUT_DIR/SOURCE_DIR: the tree the build was configured in, which ctest's files name;
 # tools/final_run.sh unpacks the archive there and links that path to its own tree where they differ.
-# Carry OUT_DIR in the device call (the working tree and what it carries: 64 MiB at most).
+# Carry OUT_DIR in the device call (the working tree and what it carries: 64 MiB at most). A build
+# larger than that goes in parts: one OUT_DIR per part (build/carry-a, build/carry-b, ...), each with
+# the programs its regex takes, carried by calls to one warm machine; every part holds ctest's files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/gpu}
