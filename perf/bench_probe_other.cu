@@ -1,5 +1,5 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for floating-point and 16-byte items (probe 25: plain scans only).
+//! beside its variants for floating-point and 16-byte items, plain and by key (by-key shapes: probe_keyed).
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
@@ -11,6 +11,9 @@ const registrar registered{9, [] {
   register_type<exclusive_scan_alg, float, probe>();
   register_type<exclusive_scan_alg, double, probe_8byte>();
   register_type<exclusive_scan_alg, mat2x2, probe>();
+  register_type<exclusive_scan_by_key_alg, float, probe_keyed>();
+  register_type<exclusive_scan_by_key_alg, double, probe_keyed>();
+  register_type<exclusive_scan_by_key_alg, mat2x2, probe>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

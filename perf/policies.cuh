@@ -89,7 +89,7 @@ struct native_scalar : native_tuning {
 };
 
 //! The probe's list: native beside what determinism costs, shapes for 16-byte items and turing.
-inline auto probe_shape_policies() {
+inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
                          named_policy<policy<native_wide<256, 16, 2>, false>>{"archscan::native_w_256x16_nosync", {}},
@@ -101,7 +101,7 @@ inline auto probe_shape_policies() {
 
 //! The probe's list for eight-byte items: native beside the tree walk, scalar access, other shapes
 //! and turing (whose row_8 is native's shape with scalar access and the tree walk).
-inline auto probe_8byte_shape_policies() {
+inline auto probe_8byte_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
                          named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
@@ -125,46 +125,13 @@ struct native_waits : native_tuning {
 //! The probe's list for by-key items: native beside the tree walk (what the order costs), other
 //! waits before the first poll, and a shape of its keyed rows (native_keyed, no large tiles) with
 //! 128 registers a thread.
-inline auto probe_keyed_shape_policies() {
+inline auto probe_keyed_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
                          named_policy<policy<native_waits<0, 200, 512>, false>>{"archscan::native_kd0_nosync", {}},
                          named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
                          named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
 }
-//! Probe 25 (the H200's copy fraction): native with its first set paced by `StaggerMilli` thousandths
-//! of a cycle a KiB and its prefetch `PrefetchPercent` of the first set ahead; native_seg with the
-//! segment states for every accumulator (no chain of prefixes); native_r4_256x48 with 12288-item
-//! tiles for 4-byte items (half the look-backs); native_control: native again, measured last.
-template <int StaggerMilli, int PrefetchPercent>
-struct native_pacing : native_tuning {
-  static constexpr double first_set_stagger_cycles_per_kib = StaggerMilli / 1000.0;
-  static constexpr int l2_prefetch_ahead_percent           = PrefetchPercent;
-};
-struct native_seg : native_tuning {
-  static constexpr std::size_t prefix_chain_max_bytes = 0;
-};
-struct native_r4_256x48 : native_tuning {
-  struct row_4 : native_tuning::row_4 {
-    static constexpr int items_per_thread  = 48;
-    static constexpr int min_blocks_per_sm = 2;
-  };
-};
-struct native_control : native_tuning {};
-inline auto probe_pacing_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_pacing<0, 50>, false>>{"archscan::native_s0_nosync", {}},
-                         named_policy<policy<native_pacing<375, 50>, false>>{"archscan::native_s375_nosync", {}},
-                         named_policy<policy<native_pacing<750, 30>, false>>{"archscan::native_p30_nosync", {}},
-                         named_policy<policy<native_pacing<750, 75>, false>>{"archscan::native_p75_nosync", {}},
-                         named_policy<policy<native_seg, false>>{"archscan::native_seg_nosync", {}},
-                         named_policy<policy<native_r4_256x48, false>>{"archscan::native_r4_256x48_nosync", {}},
-                         named_policy<policy<native_control, false>>{"archscan::native_ctl_nosync", {}});
-}
-inline auto probe_policies() { return probe_pacing_policies(); }
-inline auto probe_8byte_policies() { return probe_pacing_policies(); }
-inline auto probe_keyed_policies() { return probe_pacing_policies(); }
-
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
