@@ -9,6 +9,7 @@
 #   suite-new   the whole ctest suite on build/gpu-newest                                   ~4 min
 #   suites      suite and suite-new at once                                                 ~6 min
 #   sanitize    the four compute-sanitizer tools over the single-pass families' tests (tools/sanitize.sh) ~5 min
+#   sanitize-native  the same over native's tests alone                                      ~3 min
 #   suite+sanitize-native  suite, and beside it the sanitizers over native's tests only      ~9-10 min
 #               (ran past one call's 600 s once NativeLargeTiles joined: the sanitizers finished,
 #               the suite did not; `suite` alone takes ~7.5 min, so run them apart when it matters)
@@ -35,7 +36,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,timeline}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -117,6 +118,12 @@ for part in ${parts//,/ }; do
       [ -f build/gpu/build.ninja ] || build_old
       tools/sanitize.sh build/gpu "$out/sanitize" > "$out/sanitize.txt" 2>&1
       echo "sanitize rc=$?" >> "$out/sanitize.txt"
+      ;;
+    sanitize-native)  # the four tools over native's tests alone
+      [ -f build/gpu/build.ninja ] || build_old
+      tools/sanitize.sh build/gpu "$out/sanitize" "$native_tests" > "$out/sanitize.txt" 2>&1
+      echo "sanitize rc=$?" >> "$out/sanitize.txt"
+      cat "$out/sanitize.txt"
       ;;
     suite+sanitize-native)  # the suite, and beside it the sanitizers over native's tests alone
       [ -f build/gpu/build.ninja ] || build_old
