@@ -32,7 +32,7 @@
 #   timeline    when each of native's tiles starts, has its aggregate, its prefix, and stores: double at
 #               2^21..2^24, int32 at 2^22 and 2^23 (perf/timeline.cu; summary and plots: perf/timeline.py) <1 min
 # A part whose build is missing (a fresh machine) builds it first, unless tools/pack_build.sh packed one
-# here and the call carries build/carry (see below). Everything lands in OUT_DIR, packed
+# here and the call carries build/carry* (see below). Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
