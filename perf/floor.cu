@@ -150,8 +150,16 @@ int main(int argc, char** argv) {
           check(cudaLaunchKernelEx(&config, copy_cluster_kernel, vin, vout, vectors, smem > 0), "copy_cluster_kernel");
         };
       };
-      check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
-            "cub");  // the reference for native
+      auto cub_scan = [&] {
+        check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
+              "cub");
+      };
+      cub_scan();  // the reference for native
+      const auto grid_blocks = static_cast<unsigned>((vectors + 255) / 256);  // a vector a thread, 256 threads a block
+      auto grid_copy         = [&] {
+        copy_kernel<<<grid_blocks, 256, 0, s>>>(vin, vout, vectors, false);
+        check_launch("copy_kernel");
+      };
       enum class expect { none, copy, scan };  //!< what the output must equal after the call
       struct named_call {
         const char* name;
@@ -164,12 +172,7 @@ int main(int argc, char** argv) {
           {"copy_block", block_copy(0), expect::copy},
           {"copy_block_32k", block_copy(32 * 1024), expect::copy},
           {"copy_block_96k", block_copy(big_smem), expect::copy},
-          {"copy_grid",
-           [&] {
-             copy_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors, false);
-             check_launch("copy_kernel");
-           },
-           expect::copy},
+          {"copy_grid", grid_copy, expect::copy},
       };
       if (clusters) {
         calls.push_back({"copy_cluster16", cluster_copy(0), expect::copy});
@@ -181,27 +184,19 @@ int main(int argc, char** argv) {
                          int4* to         = vout;
                          std::size_t count = vectors;
                          void* args[]     = {&from, &to, &count};
-                         const dim3 grid(static_cast<unsigned>((vectors + 255) / 256));
                          check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(copy_grid_barrier_kernel),
-                                                           grid, dim3(256), args, 0, s),
+                                                           dim3(grid_blocks), dim3(256), args, 0, s),
                                "copy_grid_barrier_kernel");
                        },
                        expect::copy});
       calls.push_back({"memset_copy_grid",
                        [&] {
                          check(cudaMemsetAsync(scratch.get(), 0, 4096, s), "memset");
-                         copy_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors, false);
-                         check_launch("copy_kernel");
+                         grid_copy();
                        },
                        expect::copy});
       calls.push_back({"native", [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); }, expect::scan});
-      calls.push_back({"cub",
-                       [&] {
-                         check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(),
-                                                             static_cast<std::int64_t>(n), s),
-                               "cub");
-                       },
-                       expect::none});
+      calls.push_back({"cub", cub_scan, expect::none});
       for (const auto& c : calls) {
         check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
         c.call();
