@@ -1,7 +1,7 @@
 //! \file archscan-floor: what one small call costs, piece by piece (issue 13's launch floor: a scan of
 //! n <= 2^16 items within 1.05x of a cudaMemcpyAsync of the same bytes).
 //!   archscan-floor [reps = 201]
-//! For int32 at 2^10, 2^13 and 2^16 items, each timed as archscan-bench times a case (perf/common.cuh:
+//! For int32 at 2^10, 2^11, 2^13 and 2^16 items, each timed as archscan-bench times a case (perf/common.cuh:
 //! an L2 flush, then CUDA events around the one call, median of `reps`; and again with a hot L2):
 //!   memcpy           cudaMemcpyAsync of the input to the output (the target's yardstick)
 //!   empty            one block of 32 threads that does nothing (the launch alone)
@@ -18,10 +18,15 @@
 //!   memset_copy_grid a cudaMemsetAsync of 4 KiB, then copy_grid (two launches: the look-back's reset
 //!                    and scan without a dependent launch)
 //!   native           thrust::exclusive_scan(archscan::native_nosync) of the input
+//!   native_TxI       the same with native's int32 row as T threads of I items in every tile (a user's
+//!                    tuning): where one tile of that shape covers n, what the tile's own latency costs
+//!                    (native: 256x4 up to 2^10, 256x32 up to 2^13)
 //!   cub              cub::DeviceScan::ExclusiveSum (storage allocated before)
 //! Every copy is checked against its input, native against CUB. One table on stdout (medians in us, and
-//! each over memcpy's); exit status 1 after a mismatch.
+//! each over memcpy's; and `host`, the median time the host spends enqueueing one call, which the cold
+//! column's flush hides and the hot column's idle GPU waits out); exit status 1 after a mismatch.
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -87,11 +92,40 @@ __global__ void copy_grid_barrier_kernel(const int4* in, int4* out, std::size_t 
   if (i < vectors) out[i] = v;
 }
 
+//! native with its int32 row reshaped (a user's tuning): where one tile covers the problem, what the
+//! tile's shape costs.
+template <int Threads, int Items>
+struct native_shaped : archscan::native_tuning {
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr int block_threads           = Threads;
+    static constexpr int items_per_thread        = Items;
+    static constexpr int small_items_per_thread  = Items;
+    static constexpr int single_items_per_thread = Items;  // one shape: no tile of fewer items
+  };
+};
+template <int Threads, int Items>
+const archscan::policy<native_shaped<Threads, Items>, false> native_shaped_nosync{};
+
 struct row {
   std::string name;
   std::size_t n;
-  double cold_us, hot_us;
+  double cold_us, hot_us, host_us;
 };
+
+//! The median host time of enqueueing one call, each behind an L2 flush (so the GPU is busy and the
+//! launch queue never fills while the host is timed).
+double host_us(cudaStream_t s, l2_flusher& flusher, int reps, const std::function<void()>& call) {
+  std::vector<double> us;
+  for (int i = 0; i < reps; ++i) {
+    flusher.flush(s);
+    const auto t0 = std::chrono::steady_clock::now();
+    call();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    if (i % 16 == 15) check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  }
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  return median(us);
+}
 
 double median_us(cudaStream_t s, l2_flusher& flusher, bool hot, int reps, const std::function<void()>& call) {
   return median(time_calls(s, flusher, hot, 5, reps, call)) * 1e3;
@@ -117,7 +151,7 @@ int main(int argc, char** argv) {
     bool ok = true;
     std::vector<row> rows;
     device_buffer<unsigned char> scratch(4096);
-    for (const std::size_t n : {std::size_t{1} << 10, std::size_t{1} << 13, std::size_t{1} << 16}) {
+    for (const std::size_t n : {std::size_t{1} << 10, std::size_t{1} << 11, std::size_t{1} << 13, std::size_t{1} << 16}) {
       device_buffer<int> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xf100u ^ n, s);
       const std::size_t vectors = n / 4;
@@ -196,6 +230,13 @@ int main(int argc, char** argv) {
                        },
                        expect::copy});
       calls.push_back({"native", [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); }, expect::scan});
+      auto shaped = [&](const auto& policy) {
+        return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
+      };
+      calls.push_back({"native_256x4", shaped(native_shaped_nosync<256, 4>), expect::scan});
+      calls.push_back({"native_256x8", shaped(native_shaped_nosync<256, 8>), expect::scan});
+      calls.push_back({"native_128x8", shaped(native_shaped_nosync<128, 8>), expect::scan});
+      calls.push_back({"native_64x16", shaped(native_shaped_nosync<64, 16>), expect::scan});
       calls.push_back({"cub", cub_scan, expect::none});
       for (const auto& c : calls) {
         check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
@@ -208,15 +249,17 @@ int main(int argc, char** argv) {
             ok = false;
           }
         }
-        rows.push_back({c.name, n, median_us(s, flusher, false, reps, c.call), median_us(s, flusher, true, reps, c.call)});
+        rows.push_back({c.name, n, median_us(s, flusher, false, reps, c.call), median_us(s, flusher, true, reps, c.call),
+                        host_us(s, flusher, reps, c.call)});
       }
     }
-    std::printf("\n| case | n | cold L2 (us) | x memcpy | hot L2 (us) | x memcpy |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    std::printf("\n| case | n | cold L2 (us) | x memcpy | hot L2 (us) | x memcpy | host (us) |\n"
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     double copy_cold = 0, copy_hot = 0;
     for (const row& r : rows) {
       if (r.name == "memcpy") copy_cold = r.cold_us, copy_hot = r.hot_us;
-      std::printf("| %s | 2^%d | %.2f | %.2f | %.2f | %.2f |\n", r.name.c_str(), __builtin_ctzll(r.n), r.cold_us,
-                  r.cold_us / copy_cold, r.hot_us, r.hot_us / copy_hot);
+      std::printf("| %s | 2^%d | %.2f | %.2f | %.2f | %.2f | %.2f |\n", r.name.c_str(), __builtin_ctzll(r.n), r.cold_us,
+                  r.cold_us / copy_cold, r.hot_us, r.hot_us / copy_hot, r.host_us);
     }
     return ok;
   });

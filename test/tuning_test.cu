@@ -1,4 +1,4 @@
-// The shipped tunings (host): every row's tile, full and small, sits among the sizes every scan test
+// The shipped tunings (host): every row's tile, full, small and single, sits among the sizes every scan test
 // runs, with its neighbours, so that a row changed without the test sizes still meets its boundaries.
 
 #include <algorithm>
@@ -20,7 +20,8 @@ namespace {
 
 template <class Row>
 void expect_tested(const std::vector<std::int64_t>& sizes, const std::string& name) {
-  for (const std::int64_t items : {Row::items_per_thread, Row::small_items_per_thread}) {
+  for (const std::int64_t items : {Row::items_per_thread, Row::small_items_per_thread,
+                                   archscan::detail::single_tiles<Row>::items_per_thread}) {
     const std::int64_t tile = Row::block_threads * items;
     for (const std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) {
       const bool listed = std::find(sizes.begin(), sizes.end(), n) != sizes.end();

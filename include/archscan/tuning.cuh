@@ -19,7 +19,8 @@
 //!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
-//!    small tiles; `example_large_row`). Other families ignore these fields;
+//!    small tiles; `example_large_row`), and a tile for problems that one tile of few items covers:
+//!    `single_items_per_thread` (`example_single_row`). Other families ignore these fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -66,7 +67,25 @@ struct example_large_row : example_row {
   static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;  //!< problems of this many items up
 };
 
+//! A row with the native family's optional single tile of few items (documentation, like
+//! example_row): a problem of at most `block_threads * single_items_per_thread` items runs as that one
+//! tile (a choice by n alone), whose latency, not the memory, sets such a call's time.
+struct example_single_row : example_row {
+  static constexpr int single_items_per_thread = 4;  //!< items a thread holds in that tile
+};
+
 namespace detail {
+//! A row's single tile of few items (`example_single_row`); rows without one: none, never taken.
+template <class Row, class = void>
+struct single_tiles {
+  static constexpr bool present         = false;
+  static constexpr int items_per_thread = Row::items_per_thread;
+};
+template <class Row>
+struct single_tiles<Row, std::void_t<decltype(Row::single_items_per_thread)>> {
+  static constexpr bool present         = true;
+  static constexpr int items_per_thread = Row::single_items_per_thread;
+};
 //! A row's large tiles (`example_large_row`); rows without them: none, never taken.
 template <class Row, class = void>
 struct large_tiles {
@@ -188,7 +207,9 @@ inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::it
                                    A::small_items_per_thread == B::small_items_per_thread &&
                                    own_small_tiles_max<A>::value == own_small_tiles_max<B>::value &&
                                    large_tiles<A>::items_per_thread == large_tiles<B>::items_per_thread &&
-                                   large_tiles<A>::from_items == large_tiles<B>::from_items;
+                                   large_tiles<A>::from_items == large_tiles<B>::from_items &&
+                                   single_tiles<A>::present == single_tiles<B>::present &&
+                                   single_tiles<A>::items_per_thread == single_tiles<B>::items_per_thread;
 template <class Tuning, std::size_t AccumBytes, class Else>
 struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
   static_assert(same_tiles<typename Tuning::packed_rows::row_1, typename narrow_rows<Tuning>::row_1> &&

@@ -24,6 +24,7 @@ struct native_tuning {
     static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 2;
+    static constexpr int single_items_per_thread = 4;  // as row_4's: not measured for this width
   };
   struct row_2 {  // H100, int16 exclusive sum unpacked, 2^30: 2531 GB/s (0.85 of copy) at 128x64 min 4, the
                   // same threads and items an SM as here; packed_rows' tile, so that the bits agree: not measured
@@ -31,6 +32,7 @@ struct native_tuning {
     static constexpr int items_per_thread       = 64;
     static constexpr int small_items_per_thread = 8;
     static constexpr int min_blocks_per_sm      = 2;
+    static constexpr int single_items_per_thread = 4;  // as row_4's: not measured for this width
     static constexpr int small_tiles_max        = 264;  // as packed_rows::row_2: the same tiles
   };
   struct row_4 {  // H100, float exclusive sum, 2^30: 2793 GB/s (0.93 of copy, 1.13x CUB)
@@ -38,6 +40,7 @@ struct native_tuning {
     static constexpr int items_per_thread       = 32;
     static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
     static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int single_items_per_thread = 4;  // H100, int32 2^10: 3.87 us, 1.06x a copy (256x32: 5.02 us, 1.38x)
     static constexpr int small_tiles_max        = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
   };
   struct row_8 {  // H100, double exclusive sum, 2^23: 2124 GB/s (0.93x CUB; 2^21 1.10x), below the large tiles
@@ -45,6 +48,7 @@ struct native_tuning {
     static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int single_items_per_thread = 4;  // as row_4's: not measured for this width
     static constexpr int small_tiles_max        = 264;  // H100, double / int64 2^18: 0.96x the time at 132
     // H100, double 2^28: 2826 GB/s (0.935 of copy, 1.04x CUB; 2^30 0.942). Below 2^24 these tiles
     // lose to the 4096-item ones (double 2^20: 0.97x CUB against 1.03x; 2^23: 0.91x against 0.93x).
@@ -59,6 +63,7 @@ struct native_tuning {
     static constexpr int items_per_thread       = 16;  // one 16-byte vector an item
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int single_items_per_thread = 8;  // 1024 items, as row_4's single tile: not measured
     // H100, the same product, 2^30: 14.8 ms (0.764 of copy, 2.37x CUB; these tiles 0.72 of copy),
     // 2^22 75.0 us against 81.6. 31 items: 32 would be fitted to 31 by 64 KiB of shared memory.
     static constexpr int large_items_per_thread    = 31;
@@ -83,12 +88,14 @@ struct native_tuning {
       static constexpr int items_per_thread       = 64;
       static constexpr int small_items_per_thread = 16;
       static constexpr int min_blocks_per_sm      = 4;
+      static constexpr int single_items_per_thread = 4;  // as row_4's: not measured for this width
     };
     struct row_2 {  // H100, int16 exclusive sum, 2^30: 2787 GB/s (0.93 of copy, 1.62x CUB; 128x64 at 4 blocks: 0.85)
       static constexpr int block_threads          = 256;
       static constexpr int items_per_thread       = 64;
       static constexpr int small_items_per_thread = 8;
       static constexpr int min_blocks_per_sm      = 4;
+      static constexpr int single_items_per_thread = 4;  // as row_4's: not measured for this width
       static constexpr int small_tiles_max        = 264;  // H100, int16 2^19: 0.90x the time at 132
     };
   };
@@ -107,6 +114,7 @@ struct native_tuning {
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
+      static constexpr int single_items_per_thread = 4;  // as the plain row_4's: not measured by key
     };
     struct row_4 {  // H100, by-key int32 exclusive sum, 2^22: 1689 GB/s, 1.18x CUB (chosen at
                     // 0.95-0.97x, against 256x16 at 3 blocks' 0.89x)
@@ -114,6 +122,7 @@ struct native_tuning {
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
+      static constexpr int single_items_per_thread = 4;  // as the plain row_4's: not measured by key
       // H100, by-key int32 2^28: 3007 GB/s, 1.12x CUB (chosen at 0.965x, against 24 items' 0.92x
       // and the small tiles' 0.89x; at 2^24 0.87x against the small tiles' 0.92x).
       // 3 blocks: the 3 that 80 registers and the tile's 28.8 KB allowed when measured; at a cap
@@ -132,6 +141,7 @@ struct native_tuning {
       static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
       static constexpr int small_items_per_thread = 4;   // 2^16: 1.00x CUB (12 items: 0.79x)
       static constexpr int min_blocks_per_sm      = 3;
+      static constexpr int single_items_per_thread = 4;  // as the plain row_4's: not measured by key
       static constexpr int small_tiles_max        = 264;  // H100, by-key double 2^18: 0.88x the time at 132
       // H100, by-key double 2^28: 2950 GB/s, 1.02x CUB (chosen at 0.92x, against 24 items' 0.90x
       // and the small tiles' 0.86x; at 2^25 0.81x against the small tiles' 0.83x).

@@ -224,6 +224,39 @@ TEST(NativePlan, LargeTilesByNAlone) {
   SUCCEED();
 }
 
+//! native with 4-item full tiles for 8-byte items: as many as its single tile holds.
+struct four_item_tiles : archscan::native_tuning {
+  struct row_8 : archscan::native_tuning::row_8 {
+    static constexpr int items_per_thread = 4;
+  };
+};
+
+TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
+  // Problems of at most 1024 items run as one tile of 4 items a thread (8 for 16-byte items, 128
+  // threads), larger ones up to a full tile as one full tile: the shipped rows' single tiles.
+  using native = archscan::dispatch::family_dispatch<archscan::native_family>;
+  using archscan::native_tuning;
+  using archscan::no_hooks;
+  using doubles = double_problem<double>;
+  using wides   = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
+                                               archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
+                                               false>;
+  static_assert(native::has_single_tiles<native_tuning, no_hooks, doubles>);
+  static_assert(native::single_tile<native_tuning, no_hooks, doubles>::tile_items == 1024);
+  static_assert(native::has_single_tiles<native_tuning, no_hooks, wides>);
+  static_assert(native::single_tile<native_tuning, no_hooks, wides>::tile_items == 1024);
+  static_assert(native::has_single_tiles<native_tuning, no_hooks, keyed_problem<int>>);
+  static_assert(native::single_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 1024);
+  // A single tile only where it is smaller than the full one; rows without the field have none.
+  static_assert(!native::has_single_tiles<four_item_tiles, no_hooks, doubles>);
+  static_assert(!archscan::detail::single_tiles<native_tuning::row_large>::present);
+  // The kernels that may run the single-tile route: the full tile's and the single tile's only.
+  static_assert(native::singles_of<native_tuning, no_hooks, doubles, 4>);
+  static_assert(native::singles_of<native_tuning, no_hooks, doubles, 16>);
+  static_assert(!native::singles_of<native_tuning, no_hooks, doubles, 31>);
+  SUCCEED();
+}
+
 TEST(NativePlan, FirstSetIsWhatTheDeviceHoldsAtOnce) {
   // The look-back paces the loads of the tiles the device holds at once (132 SMs x 8 blocks here):
   // timing only, so the tiles do not change with it.

@@ -2,7 +2,8 @@
 //! \file The native family's dispatch: one tile, one cluster, one wave, or the deterministic look-back
 //! over tiles.
 //!
-//! One tile (n <= tile items): one kernel, one block, no temporary storage. Problems of at most
+//! One tile (n <= tile items): one kernel, one block, no temporary storage; the row's tile of
+//! `single_items_per_thread` where that covers n (a tile's latency sets a small call's time). Problems of at most
 //! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where
 //! `Tuning::full_tiles_max` full tiles of little more data do: one cluster instead of a wave), and
 //! rows with large tiles take them from their
@@ -143,6 +144,10 @@ struct family_dispatch<native_family> {
   using small_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::small_items_per_thread>;
   template <class Tuning, class Problem>
   using large_of = detail::large_tiles<row_of<Tuning, Problem>>;
+  template <class Tuning, class Problem>
+  using single_of = detail::single_tiles<row_of<Tuning, Problem>>;
+  template <class Tuning, class Hooks, class Problem>
+  using single_tile = tile_of<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>;
   template <class Tuning, class Hooks, class Problem>
   using large_tile = tile_of<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>;
   //! Whether small tiles are ever taken (their kernels are compiled only then).
@@ -150,6 +155,20 @@ struct family_dispatch<native_family> {
   static constexpr bool has_small_tiles =
       detail::small_tiles_max<Tuning, row_of<Tuning, Problem>>::value > 0 &&
       small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
+  //! Whether the row has a single tile of few items smaller than its full tile (compiled only then).
+  template <class Tuning, class Hooks, class Problem>
+  static constexpr bool has_single_tiles =
+      single_of<Tuning, Problem>::present &&
+      single_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
+  //! Whether tiles of `Items` per thread may run as the single-tile route.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr bool singles_of = [] {
+    if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
+      if (Items == single_of<Tuning, Problem>::items_per_thread) return true;
+    }
+    return Items == row_of<Tuning, Problem>::items_per_thread;
+  }();
+
   //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
   //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
   //! type alone). Compiled only then. The launch tells the three tiles apart by size.
@@ -178,6 +197,11 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
     using row = row_of<Tuning, Problem>;
+    if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
+      if (p.n <= single_tile<Tuning, Hooks, Problem>::tile_items) {
+        return plan_with<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, facts);
+      }
+    }
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
       using large = large_of<Tuning, Problem>;
       if (native_large_tiles(p.n, large_tile<Tuning, Hooks, Problem>::tile_items, large::from_items)) {
@@ -199,6 +223,13 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem>
   static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
     using row = row_of<Tuning, Problem>;
+    if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
+      if (pl.route == single_pass_route::single_tile &&
+          pl.tiles.tile_items == single_tile<Tuning, Hooks, Problem>::tile_items) {
+        launch_with<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
+        return;
+      }
+    }
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
       if (pl.tiles.tile_items == large_tile<Tuning, Hooks, Problem>::tile_items) {
         launch_with<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
@@ -232,9 +263,9 @@ struct family_dispatch<native_family> {
             tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);
       }
     }
-    if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
-      if constexpr (Items == row::items_per_thread) {
-        configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem>, false>(
+    if (p.n <= tile_t::tile_items) {  // full or single tiles only: small ones are taken for more than one full tile
+      if constexpr (singles_of<Tuning, Hooks, Problem, Items>) {
+        configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem, Items>, false>(
             tile_t::threads, tile_t::smem_bytes, facts);
       }
     } else {
@@ -261,9 +292,9 @@ struct family_dispatch<native_family> {
   static void launch_with(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    if constexpr (Items == row::items_per_thread) {
+    if constexpr (singles_of<Tuning, Hooks, Problem, Items>) {
       if (pl.route == single_pass_route::single_tile) {
-        kernel::native_scan_single<Tuning, row, Hooks, Problem><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
+        kernel::native_scan_single<Tuning, row, Hooks, Problem, Items><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
         detail::throw_on_launch_error("archscan::native: scan_single");
         return;
       }

@@ -10,8 +10,9 @@
 
 namespace archscan::kernel {
 
-//! `Items`: the row's items_per_thread, its small_items_per_thread for problems of few small tiles, or
-//! its large_items_per_thread for problems from its large_from_items up (tuning.cuh).
+//! `Items`: the row's items_per_thread, its small_items_per_thread for problems of few small tiles, its
+//! large_items_per_thread for problems from its large_from_items up, or its single_items_per_thread
+//! for problems that one such tile covers (tuning.cuh).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 
@@ -22,11 +23,12 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
-//! A problem of at most one tile: one block, no tile states.
-template <class Tuning, class Row, class Hooks, class Problem>
+//! A problem of at most one tile (of the row's items_per_thread, or of its single_items_per_thread
+//! where that tile covers it): one block, no tile states.
+template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem p) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem>::scan_single(p, smem);
+  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_single(p, smem);
 }
 
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
