@@ -29,6 +29,9 @@
 #               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
 #   floor       archscan-floor: a small call's cost piece by piece (launch, one SM, shared memory, a
 #               cluster, native, CUB) against a cudaMemcpyAsync, cold and hot L2 (perf/floor.cu)   <1 min
+#   digest      archscan-digest: one 64-bit digest of the bits of each of native's results (sums, a
+#               non-commutative float operator, by key; 1000 to 2^27 items) in OUT_DIR/digest.json, to
+#               compare with another GPU's (perf/digest_compare.py A.json B.json)               <1 min
 #   timeline    when each of native's tiles starts, has its aggregate, its prefix, and stores: double at
 #               2^21..2^24, int32 at 2^22 and 2^23 (perf/timeline.cu; summary and plots: perf/timeline.py) <1 min
 # A part whose build is missing (a fresh machine) builds it first, unless tools/pack_build.sh packed one
@@ -36,7 +39,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,timeline}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,digest,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -190,6 +193,14 @@ for part in ${parts//,/ }; do
       build/gpu/perf/archscan-floor > "$out/floor.md" 2>&1
       echo "archscan-floor rc=$?" >> "$out/floor.md"
       cat "$out/floor.md"
+      ;;
+    digest)
+      # The bits of native's results, to compare with another GPU's (perf/digest.cu).
+      [ -f build/gpu/build.ninja ] || carried || cmake --preset gpu -B build/gpu > "$out/digest-configure.txt" 2>&1
+      carried || cmake --build build/gpu --target archscan-digest > "$out/digest-build.txt" 2>&1 || tail -n 20 "$out/digest-build.txt"
+      build/gpu/perf/archscan-digest "$out/digest.json" > "$out/digest.txt" 2>&1
+      echo "archscan-digest rc=$?" >> "$out/digest.txt"
+      tail -n 3 "$out/digest.txt"
       ;;
     cccl-ab)
       perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1
