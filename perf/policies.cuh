@@ -113,6 +113,31 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
+//! Probe 26: native's row_8 on other tiles, all else as native's row (small, single and large tiles,
+//! small_tiles_max): what the 8-byte sums at 2^18..2^23 gain from more, smaller tiles.
+template <int Threads, int Items, int MinBlocks>
+struct native_r8 : native_tuning {
+  struct row_8 : native_tuning::row_8 {
+    static constexpr int block_threads     = Threads;
+    static constexpr int items_per_thread  = Items;
+    static constexpr int min_blocks_per_sm = MinBlocks;
+  };
+};
+//! native without the wave (the look-back at every count), and native again (the probe's noise).
+struct native_no_wave : native_tuning {
+  static constexpr int wave_max_tiles = 0;
+};
+struct native_again : native_tuning {};
+inline auto probe26_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_again, false>>{"archscan::native_ctl_nosync", {}},
+                         named_policy<policy<native_no_wave, false>>{"archscan::native_nowave_nosync", {}},
+                         named_policy<policy<native_r8<256, 8, 4>, false>>{"archscan::native_r8_256x8_nosync", {}},
+                         named_policy<policy<native_r8<256, 12, 4>, false>>{"archscan::native_r8_256x12_nosync", {}},
+                         named_policy<policy<native_r8<128, 16, 8>, false>>{"archscan::native_r8_128x16_nosync", {}},
+                         named_policy<policy<native_r8<256, 16, 3>, false>>{"archscan::native_r8_256x16m3_nosync", {}});
+}
+
 //! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
 //! backoff_max_ns): what the segmented walk's waiting costs by key.
 template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>
