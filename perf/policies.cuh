@@ -123,19 +123,16 @@ struct native_r8 : native_tuning {
     static constexpr int min_blocks_per_sm = MinBlocks;
   };
 };
-//! native without the wave (the look-back at every count), and native again (the probe's noise).
-struct native_no_wave : native_tuning {
-  static constexpr int wave_max_tiles = 0;
-};
+//! native again (the probe's noise).
 struct native_again : native_tuning {};
 inline auto probe26_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_again, false>>{"archscan::native_ctl_nosync", {}},
-                         named_policy<policy<native_no_wave, false>>{"archscan::native_nowave_nosync", {}},
-                         named_policy<policy<native_r8<256, 8, 4>, false>>{"archscan::native_r8_256x8_nosync", {}},
-                         named_policy<policy<native_r8<256, 12, 4>, false>>{"archscan::native_r8_256x12_nosync", {}},
-                         named_policy<policy<native_r8<128, 16, 8>, false>>{"archscan::native_r8_128x16_nosync", {}},
-                         named_policy<policy<native_r8<256, 16, 3>, false>>{"archscan::native_r8_256x16m3_nosync", {}});
+                         named_policy<policy<native_r8<256, 16, 3>, false>>{"archscan::native_r8_256x16m3_nosync", {}},
+                         named_policy<policy<native_r8<256, 16, 2>, false>>{"archscan::native_r8_256x16m2_nosync", {}},
+                         named_policy<policy<native_r8<256, 12, 3>, false>>{"archscan::native_r8_256x12m3_nosync", {}},
+                         named_policy<policy<native_r8<256, 20, 3>, false>>{"archscan::native_r8_256x20m3_nosync", {}},
+                         named_policy<policy<native_r8<256, 24, 2>, false>>{"archscan::native_r8_256x24m2_nosync", {}});
 }
 
 //! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
