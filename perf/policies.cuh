@@ -113,28 +113,6 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
-//! Probe 26: native's row_8 on other tiles, all else as native's row (small, single and large tiles,
-//! small_tiles_max): what the 8-byte sums at 2^18..2^23 gain from more, smaller tiles.
-template <int Threads, int Items, int MinBlocks>
-struct native_r8 : native_tuning {
-  struct row_8 : native_tuning::row_8 {
-    static constexpr int block_threads     = Threads;
-    static constexpr int items_per_thread  = Items;
-    static constexpr int min_blocks_per_sm = MinBlocks;
-  };
-};
-//! native again (the probe's noise).
-struct native_again : native_tuning {};
-inline auto probe26_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_again, false>>{"archscan::native_ctl_nosync", {}},
-                         named_policy<policy<native_r8<256, 16, 3>, false>>{"archscan::native_r8_256x16m3_nosync", {}},
-                         named_policy<policy<native_r8<256, 16, 2>, false>>{"archscan::native_r8_256x16m2_nosync", {}},
-                         named_policy<policy<native_r8<256, 12, 3>, false>>{"archscan::native_r8_256x12m3_nosync", {}},
-                         named_policy<policy<native_r8<256, 20, 3>, false>>{"archscan::native_r8_256x20m3_nosync", {}},
-                         named_policy<policy<native_r8<256, 24, 2>, false>>{"archscan::native_r8_256x24m2_nosync", {}});
-}
-
 //! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
 //! backoff_max_ns): what the segmented walk's waiting costs by key.
 template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>

@@ -20,7 +20,8 @@
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
 //!    small tiles; `example_large_row`), and a tile for problems that one tile of few items covers:
-//!    `single_items_per_thread` (`example_single_row`). Other families ignore these fields;
+//!    `single_items_per_thread` (`example_single_row`); and a minimum of blocks an SM for the
+//!    look-back's kernel alone (`example_lookback_row`). Other families ignore these fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -67,6 +68,15 @@ struct example_large_row : example_row {
   static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;  //!< problems of this many items up
 };
 
+//! A row with the native family's optional minimum for its look-back kernel (documentation, like
+//! example_row): its full tiles' look-back kernel takes this `__launch_bounds__` minimum, more
+//! registers a thread where it is smaller, while the kernels whose tiles must all be resident at once
+//! (a wave, a cluster) keep min_blocks_per_sm, so that as many tiles fit. Timing only: the tiles,
+//! so the bits, are the same.
+struct example_lookback_row : example_row {
+  static constexpr int lookback_min_blocks_per_sm = 1;  //!< the look-back kernel's minimum, full tiles
+};
+
 //! A row with the native family's optional single tile of few items (documentation, like
 //! example_row): a problem of at most `block_threads * single_items_per_thread` items runs as that one
 //! tile (a choice by n alone), whose latency, not the memory, sets such a call's time.
@@ -106,6 +116,17 @@ template <class Row, int Items>
 inline constexpr int min_blocks_for =
     large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::min_blocks_per_sm
                                                                                : Row::min_blocks_per_sm;
+//! The same for the look-back's kernel (native): a row's `lookback_min_blocks_per_sm`, where it has
+//! one, for its full tiles (`example_row`); otherwise min_blocks_for.
+template <class Row, class = void>
+struct own_lookback_min_blocks : std::integral_constant<int, 0> {};
+template <class Row>
+struct own_lookback_min_blocks<Row, std::void_t<decltype(Row::lookback_min_blocks_per_sm)>>
+    : std::integral_constant<int, Row::lookback_min_blocks_per_sm> {};
+template <class Row, int Items>
+inline constexpr int lookback_min_blocks_for = own_lookback_min_blocks<Row>::value > 0 && Items == Row::items_per_thread
+                                                   ? own_lookback_min_blocks<Row>::value
+                                                   : min_blocks_for<Row, Items>;
 
 template <class Tuning, class = void>
 struct narrow_rows {  // no rows of their own: row_4 serves

@@ -50,6 +50,9 @@ struct native_tuning {
     static constexpr int min_blocks_per_sm      = 4;
     static constexpr int single_items_per_thread = 4;  // as row_4's: not measured for this width
     static constexpr int small_tiles_max        = 264;  // H100, double / int64 2^18: 0.96x the time at 132
+    // H100, double / int64 2^22: 0.918 / 0.948 the time at 4 blocks (2^23 0.980 / 0.973; H200 2^22
+    // 0.977 / 1.003); the wave keeps 4, so that 2^21's 512 tiles stay one wave (1.06x the time at 3).
+    static constexpr int lookback_min_blocks_per_sm = 3;
     // H100, double 2^28: 2826 GB/s (0.935 of copy, 1.04x CUB; 2^30 0.942). Below 2^24 these tiles
     // lose to the 4096-item ones (double 2^20: 0.97x CUB against 1.03x; 2^23: 0.91x against 0.93x).
     // 31 items, 7936-item tiles: 32 would overflow the tile's 64 KiB of shared memory (the transpose's

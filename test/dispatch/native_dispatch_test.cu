@@ -198,6 +198,13 @@ TEST(NativePlan, LargeTilesByNAlone) {
   static_assert(large::present && large::from_items == from);
   static_assert(archscan::detail::min_blocks_for<row, large::items_per_thread> == row::large_min_blocks_per_sm);
   static_assert(archscan::detail::min_blocks_for<row, row::items_per_thread> == row::min_blocks_per_sm);
+  // The look-back kernel's own minimum for row_8's full tiles (the wave's and the cluster's stay
+  // min_blocks_per_sm); large and small tiles keep theirs.
+  static_assert(archscan::detail::lookback_min_blocks_for<row, row::items_per_thread> == 3 && row::min_blocks_per_sm == 4);
+  static_assert(archscan::detail::lookback_min_blocks_for<row, large::items_per_thread> == row::large_min_blocks_per_sm);
+  static_assert(archscan::detail::lookback_min_blocks_for<row, row::small_items_per_thread> == row::min_blocks_per_sm);
+  using row4 = archscan::native_tuning::row_4;
+  static_assert(archscan::detail::lookback_min_blocks_for<row4, row4::items_per_thread> == row4::min_blocks_per_sm);
   static_assert(!archscan::detail::large_tiles<archscan::native_tuning::row_4>::present);
   using native = archscan::dispatch::family_dispatch<archscan::native_family>;
   using archscan::native_tuning;

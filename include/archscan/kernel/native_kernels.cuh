@@ -63,9 +63,10 @@ __global__ void __launch_bounds__(Threads) native_reset_states(void* d_temp, std
   tile::zero_tile_states(d_temp, words);
 }
 
-//! Tiles taken from the counter of `st`, their prefixes from the segmented look-back.
+//! Tiles taken from the counter of `st`, their prefixes from the segmented look-back. The row's
+//! look-back minimum of blocks an SM (tuning.cuh, `example_lookback_row`).
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
+__global__ void __launch_bounds__(Row::block_threads, detail::lookback_min_blocks_for<Row, Items>)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
                       std::int64_t tiles, std::int64_t first_set) {
   extern __shared__ __align__(16) unsigned char smem[];
