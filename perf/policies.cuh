@@ -113,22 +113,6 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
-//! Probe 27: native's row_4 with its look-back kernel at other minimums of blocks an SM (the same
-//! tiles; the wave and the cluster keep 4).
-template <int MinBlocks>
-struct native_r4_lookback : native_tuning {
-  struct row_4 : native_tuning::row_4 {
-    static constexpr int lookback_min_blocks_per_sm = MinBlocks;
-  };
-};
-struct native_again : native_tuning {};
-inline auto probe27_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_again, false>>{"archscan::native_ctl_nosync", {}},
-                         named_policy<policy<native_r4_lookback<3>, false>>{"archscan::native_r4_lb3_nosync", {}},
-                         named_policy<policy<native_r4_lookback<2>, false>>{"archscan::native_r4_lb2_nosync", {}});
-}
-
 //! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
 //! backoff_max_ns): what the segmented walk's waiting costs by key.
 template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>
