@@ -113,24 +113,6 @@ inline auto probe_8byte_policies() {
                          named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
 }
 
-//! Probe 28: native's row_16 (the 16-byte product) with other large tiles (all else as native's row).
-template <int Items, int MinBlocks>
-struct native_r16_large : native_tuning {
-  struct row_16 : native_tuning::row_16 {
-    static constexpr int large_items_per_thread  = Items;
-    static constexpr int large_min_blocks_per_sm = MinBlocks;
-  };
-};
-struct native_again : native_tuning {};
-inline auto probe28_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_again, false>>{"archscan::native_ctl_nosync", {}},
-                         named_policy<policy<native_r16_large<24, 3>, false>>{"archscan::native_r16_l24m3_nosync", {}},
-                         named_policy<policy<native_r16_large<20, 3>, false>>{"archscan::native_r16_l20m3_nosync", {}},
-                         named_policy<policy<native_r16_large<24, 2>, false>>{"archscan::native_r16_l24m2_nosync", {}},
-                         named_policy<policy<native_r16_large<31, 1>, false>>{"archscan::native_r16_l31m1_nosync", {}});
-}
-
 //! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
 //! backoff_max_ns): what the segmented walk's waiting costs by key.
 template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>
