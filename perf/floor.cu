@@ -1,7 +1,7 @@
 //! \file archscan-floor: what one small call costs, piece by piece (issue 13's launch floor: a scan of
 //! n <= 2^16 items within 1.05x of a cudaMemcpyAsync of the same bytes).
 //!   archscan-floor [reps = 201]
-//! For int32 at 2^10, 2^11, 2^13 and 2^16 items, each timed as archscan-bench times a case (perf/common.cuh:
+//! For int32 at 2^10, 2^11, 2^12, 2^13 and 2^16 items, each timed as archscan-bench times a case (perf/common.cuh:
 //! an L2 flush, then CUDA events around the one call, median of `reps`; and again with a hot L2):
 //!   memcpy           cudaMemcpyAsync of the input to the output (the target's yardstick)
 //!   empty            one block of 32 threads that does nothing (the launch alone)
@@ -151,7 +151,8 @@ int main(int argc, char** argv) {
     bool ok = true;
     std::vector<row> rows;
     device_buffer<unsigned char> scratch(4096);
-    for (const std::size_t n : {std::size_t{1} << 10, std::size_t{1} << 11, std::size_t{1} << 13, std::size_t{1} << 16}) {
+    for (const std::size_t n : {std::size_t{1} << 10, std::size_t{1} << 11, std::size_t{1} << 12, std::size_t{1} << 13,
+                                std::size_t{1} << 16}) {
       device_buffer<int> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xf100u ^ n, s);
       const std::size_t vectors = n / 4;
@@ -235,6 +236,7 @@ int main(int argc, char** argv) {
       };
       calls.push_back({"native_256x4", shaped(native_shaped_nosync<256, 4>), expect::scan});
       calls.push_back({"native_256x8", shaped(native_shaped_nosync<256, 8>), expect::scan});
+      calls.push_back({"native_256x16", shaped(native_shaped_nosync<256, 16>), expect::scan});
       calls.push_back({"native_128x8", shaped(native_shaped_nosync<128, 8>), expect::scan});
       calls.push_back({"native_64x16", shaped(native_shaped_nosync<64, 16>), expect::scan});
       calls.push_back({"cub", cub_scan, expect::none});
