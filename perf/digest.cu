@@ -4,19 +4,23 @@
 //!   archscan-digest [OUT.json]
 //! Cases, inputs as archscan-bench makes them (fill_random, fixed seeds): exclusive and inclusive sums
 //! of int32, float and double; the inclusive composition of float affine maps (non-commutative, 8
-//! bytes); float sums by key (a key changes at about one item in 16). Sizes 1000, 2^16+1, 2^20+3,
-//! 2^24+5 and 2^27+7 (the maps and doubles to 2^26+7). Each case runs twice on a poisoned output: the
-//! two digests must agree (run to run); int32 sums must equal CUB's. Exit status 1 otherwise.
+//! bytes); float sums by key (a key changes at about one item in 16). Sizes 1000, 1024, 1025, 2^16+1,
+//! 2^20+3, 2^24+5 and 2^27+7 (the maps and doubles to 2^26+7). Each case runs twice on a poisoned
+//! output: the two digests must agree (run to run), and the first output must match CUB's (int32
+//! bit for bit; floating point within perf/common.cuh's tolerance, the maps' slopes and offsets
+//! within 1e-3 of their magnitude). Exit status 1 otherwise, with a MISMATCH line.
 //! The digest is the wrapping sum over items of mix(i, the item's bits): order-free, so its own
 //! reduction cannot change it. Prints one line a case; OUT.json gets the device and the digests.
 //! Compare two files with perf/digest_compare.py A.json B.json.
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
@@ -54,6 +58,26 @@ struct random_affine {
 struct random_key {
   __host__ __device__ int operator()(std::uint64_t h) const { return h % 32 == 0 ? 1 : 0; }
 };
+
+//! The sizes every case runs (`max_n` the largest): 1000, 1024 and 1025 about native's single tile.
+std::vector<std::size_t> sizes_up_to(std::size_t max_n) {
+  std::vector<std::size_t> sizes = {1000, 1024, 1025, (std::size_t{1} << 16) + 1, (std::size_t{1} << 20) + 3,
+                                    (std::size_t{1} << 24) + 5};
+  sizes.push_back(max_n);
+  return sizes;
+}
+
+//! Whether the maps `got` match `want` within 1e-3 of each one's magnitude (another association).
+bool same_maps(const affine* d_got, const affine* d_want, std::size_t n) {
+  std::vector<affine> got(n), want(n);
+  check(cudaMemcpy(got.data(), d_got, n * sizeof(affine), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  check(cudaMemcpy(want.data(), d_want, n * sizeof(affine), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  auto near = [](float x, float y) { return std::fabs(x - y) <= 1e-3f * std::fmax(1.0f, std::fabs(y)); };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!near(got[i].a, want[i].a) || !near(got[i].b, want[i].b)) return false;
+  }
+  return true;
+}
 
 //! mix(i, bits of item i), for the order-free digest.
 template <class T>
@@ -93,7 +117,8 @@ void run_case(outcome& o, const char* alg, const char* type, std::size_t n, T* d
     if (run == 0) right = check_result();
   }
   const bool ok = right && d[0] == d[1];
-  o.ok      = o.ok && ok;
+  o.ok          = o.ok && ok;
+  if (!right) std::fprintf(stderr, "MISMATCH: %s %s at n=%zu differs from CUB's\n", alg, type, n);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d[0]));
   std::printf("%-26s %-7s %10zu  %s  %s\n", alg, type, n, hex,
@@ -104,9 +129,7 @@ void run_case(outcome& o, const char* alg, const char* type, std::size_t n, T* d
 //! Exclusive and inclusive sums of `T` at every size up to `max_n`.
 template <class T>
 void sums(outcome& o, const char* type, std::size_t max_n, cudaStream_t s) {
-  for (const std::size_t n : {std::size_t{1000}, (std::size_t{1} << 16) + 1, (std::size_t{1} << 20) + 3,
-                              (std::size_t{1} << 24) + 5, (std::size_t{1} << 27) + 7}) {
-    if (n > max_n) continue;
+  for (const std::size_t n : sizes_up_to(max_n)) {
     device_buffer<T> in(n), out(n), ref(n);
     fill_random(in.get(), n, 0xd16e57 ^ n, s);
     for (const bool exclusive : {true, false}) {
@@ -117,8 +140,7 @@ void sums(outcome& o, const char* type, std::size_t max_n, cudaStream_t s) {
           thrust::inclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get());
         }
       };
-      auto against_cub = [&] {
-        if constexpr (!std::is_integral_v<T>) return true;  // floating point: the digest is the point
+      auto against_cub = [&] {  // bit for bit for integers, within tolerance<T> for floating point
         std::size_t bytes = 0;
         const auto n64    = static_cast<std::int64_t>(n);
         auto cub_scan     = [&](void* temp) {
@@ -147,24 +169,33 @@ int main(int argc, char** argv) {
     sums<int>(o, "int32", big, s);
     sums<float>(o, "float", big, s);
     sums<double>(o, "double", smaller, s);
-    const auto always = [] { return true; };
-    for (const std::size_t n : {std::size_t{1000}, (std::size_t{1} << 16) + 1, (std::size_t{1} << 20) + 3,
-                                (std::size_t{1} << 24) + 5, smaller}) {
-      device_buffer<affine> in(n), out(n);
+    for (const std::size_t n : sizes_up_to(smaller)) {
+      device_buffer<affine> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xaff1e ^ n, s, random_affine{});
+      std::size_t bytes = 0;
+      const auto n64    = static_cast<std::int64_t>(n);
+      check(cub::DeviceScan::InclusiveScan(nullptr, bytes, in.get(), ref.get(), compose{}, n64, s), "cub (size)");
+      device_buffer<unsigned char> temp(bytes);
+      check(cub::DeviceScan::InclusiveScan(temp.get(), bytes, in.get(), ref.get(), compose{}, n64, s), "cub");
       run_case(o, "inclusive_scan", "affine", n, out.get(), s, [&] {
         thrust::inclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get(), compose{});
-      }, always);
+      }, [&] { return same_maps(out.get(), ref.get(), n); });
     }
-    for (const std::size_t n : {std::size_t{1000}, (std::size_t{1} << 16) + 1, (std::size_t{1} << 20) + 3,
-                                (std::size_t{1} << 24) + 5, big}) {
+    for (const std::size_t n : sizes_up_to(big)) {
       device_buffer<int> keys(n);
-      device_buffer<float> in(n), out(n);
+      device_buffer<float> in(n), out(n), ref(n);
       fill_random(keys.get(), n, 0x6e75 ^ n, s, random_key{});
       fill_random(in.get(), n, 0xb7c3 ^ n, s);
+      std::size_t bytes = 0;
+      const auto n64    = static_cast<std::int64_t>(n);
+      check(cub::DeviceScan::ExclusiveSumByKey(nullptr, bytes, keys.get(), in.get(), ref.get(), n64,
+                                                ::cuda::std::equal_to<>{}, s), "cub (size)");
+      device_buffer<unsigned char> temp(bytes);
+      check(cub::DeviceScan::ExclusiveSumByKey(temp.get(), bytes, keys.get(), in.get(), ref.get(), n64,
+                                                ::cuda::std::equal_to<>{}, s), "cub");
       run_case(o, "exclusive_scan_by_key", "float", n, out.get(), s, [&] {
         thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), out.get());
-      }, always);
+      }, [&] { return compare(out.get(), ref.get(), n, s).count == 0; });
     }
     if (argc > 1) {
       const nlohmann::json j = {{"device", prop.name}, {"sms", prop.multiProcessorCount},

@@ -74,6 +74,12 @@ TEST(Tuning, EveryRowsTilesAreAmongTheTestSizes) {
   const auto sizes = archscan::test::test_sizes();
   expect_tested<archscan::native_tuning::packed_rows::row_1>(sizes, "native packed row_1");
   expect_tested<archscan::native_tuning::packed_rows::row_2>(sizes, "native packed row_2");
+  using keyed = archscan::native_tuning::keyed_rows;
+  expect_tested<keyed::row_1>(sizes, "native keyed row_1");
+  expect_tested<keyed::row_2>(sizes, "native keyed row_2");
+  expect_tested<keyed::row_4>(sizes, "native keyed row_4");
+  expect_tested<keyed::row_8>(sizes, "native keyed row_8");
+  expect_tested<keyed::row_16>(sizes, "native keyed row_16");
 }
 
 }  // namespace

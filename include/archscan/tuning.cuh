@@ -117,7 +117,7 @@ inline constexpr int min_blocks_for =
     large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::min_blocks_per_sm
                                                                                : Row::min_blocks_per_sm;
 //! The same for the look-back's kernel (native): a row's `lookback_min_blocks_per_sm`, where it has
-//! one, for its full tiles (`example_row`); otherwise min_blocks_for.
+//! one, for its full tiles (`example_lookback_row`); otherwise min_blocks_for.
 template <class Row, class = void>
 struct own_lookback_min_blocks : std::integral_constant<int, 0> {};
 template <class Row>

@@ -257,10 +257,6 @@ TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   // A single tile only where it is smaller than the full one; rows without the field have none.
   static_assert(!native::has_single_tiles<four_item_tiles, no_hooks, doubles>);
   static_assert(!archscan::detail::single_tiles<native_tuning::row_large>::present);
-  // The kernels that may run the single-tile route: the full tile's and the single tile's only.
-  static_assert(native::singles_of<native_tuning, no_hooks, doubles, 4>);
-  static_assert(native::singles_of<native_tuning, no_hooks, doubles, 16>);
-  static_assert(!native::singles_of<native_tuning, no_hooks, doubles, 31>);
   SUCCEED();
 }
 

@@ -79,9 +79,9 @@ inline bool short_run() {
 
 //! Sizes every scan test runs: empty, one, tile boundaries of every family +-1, 2^k +-1, odd sizes.
 inline std::vector<std::int64_t> test_sizes() {
-  if (short_run()) return {0, 1, 2, 33, 1023, 1025, 4095, 4097, 12289, 65537, 300007};
+  if (short_run()) return {0, 1, 2, 33, 1023, 1024, 1025, 4095, 4097, 12289, 65537, 300007};
   std::vector<std::int64_t> s = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129};
-  // Every shipped row's tiles, full and small (test/tuning_test.cu checks), and a few more shapes.
+  // Every shipped row's tiles, full, small and single (test/tuning_test.cu checks), and a few more shapes.
   for (std::int64_t tile : {256, 384, 512, 768, 1024, 1536, 1792, 2048, 2304, 3072, 3584, 3840, 4096, 4608, 5120, 6144,
                             7168, 7680, 8192, 9216, 11264, 12288, 15360, 16384, 18432}) {
     for (std::int64_t m : {1, 2, 3}) {
@@ -100,12 +100,12 @@ inline std::vector<std::int64_t> test_sizes() {
 
 //! Fewer sizes for the slower cross-product tests (iterators, mixed types).
 inline std::vector<std::int64_t> short_sizes() {
-  if (short_run()) return {0, 1, 33, 4097, 65537};
-  return {0, 1, 2, 33, 1023, 1025, 4097, 65537, 1000003};
+  if (short_run()) return {0, 1, 33, 1024, 4097, 65537};
+  return {0, 1, 2, 33, 1023, 1024, 1025, 4097, 65537, 1000003};  // 1024: native's single tiles, full
 }
 
 //! The items of one of `Tuning`'s tiles for `T`: its row for sizeof(T) (tuning.cuh), at
-//! items_per_thread (neither the small nor the large tiles of a native row).
+//! items_per_thread (none of the small, large or single tiles of a native row).
 template <class Tuning, class T>
 constexpr std::int64_t row_tile_items() {
   using row = archscan::row_for<Tuning, sizeof(T)>;

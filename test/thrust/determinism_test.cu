@@ -256,6 +256,29 @@ TEST(NativeDeterminism, ClusterWaveAndLookbackGiveTheSameBits) {
   }
 }
 
+//! native's 4- and 8-byte rows as 256 threads of 4 items in every tile: the shape of native's single
+//! tile for problems of at most 1024 items (tuning.cuh, `single_items_per_thread`).
+struct native_four_items : archscan::native_tuning {
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr int items_per_thread        = 4;
+    static constexpr int small_items_per_thread  = 4;
+    static constexpr int single_items_per_thread = 4;
+  };
+  struct row_8 : archscan::native_tuning::row_8 {
+    static constexpr int items_per_thread        = 4;
+    static constexpr int single_items_per_thread = 4;
+  };
+};
+
+//! Problems of at most 1024 items run as one tile of 4 items a thread: the same bits as that tile
+//! run as a full tile (the rows' own 256x32 and 256x16 tiles would associate the floats otherwise).
+TEST(NativeDeterminism, SingleTileOfFewItemsUpTo1024Items) {
+  ARCHSCAN_REQUIRE_GPU();
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{1024}}) {
+    expect_same_bits<archscan::native_tuning, native_four_items>(n, 29);
+  }
+}
+
 TEST(NativeDeterminism, ManySegmentsWaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 1281 tiles (40 segments) and 2000 tiles (62.5 segments) of 32 items.

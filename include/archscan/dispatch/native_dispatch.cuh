@@ -155,23 +155,16 @@ struct family_dispatch<native_family> {
   static constexpr bool has_small_tiles =
       detail::small_tiles_max<Tuning, row_of<Tuning, Problem>>::value > 0 &&
       small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
-  //! Whether the row has a single tile of few items smaller than its full tile (compiled only then).
+  //! Whether the row has a single tile of few items smaller than its full tile: its single-tile
+  //! kernel alone is compiled, never run as more than one tile.
   template <class Tuning, class Hooks, class Problem>
   static constexpr bool has_single_tiles =
       single_of<Tuning, Problem>::present &&
       single_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
-  //! Whether tiles of `Items` per thread may run as the single-tile route.
-  template <class Tuning, class Hooks, class Problem, int Items>
-  static constexpr bool singles_of = [] {
-    if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
-      if (Items == single_of<Tuning, Problem>::items_per_thread) return true;
-    }
-    return Items == row_of<Tuning, Problem>::items_per_thread;
-  }();
-
   //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
   //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
-  //! type alone). Compiled only then. The launch tells the three tiles apart by size.
+  //! type alone). Compiled only then. The launch tells the full, small and large tiles apart by size,
+  //! and the single tile by its route and size.
   template <class Tuning, class Hooks, class Problem>
   static constexpr bool has_large_tiles =
       large_of<Tuning, Problem>::present &&
@@ -199,7 +192,7 @@ struct family_dispatch<native_family> {
     using row = row_of<Tuning, Problem>;
     if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
       if (p.n <= single_tile<Tuning, Hooks, Problem>::tile_items) {
-        return plan_with<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, facts);
+        return plan_single<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, facts);
       }
     }
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
@@ -226,7 +219,7 @@ struct family_dispatch<native_family> {
     if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
       if (pl.route == single_pass_route::single_tile &&
           pl.tiles.tile_items == single_tile<Tuning, Hooks, Problem>::tile_items) {
-        launch_with<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
+        launch_single<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, stream);
         return;
       }
     }
@@ -246,6 +239,30 @@ struct family_dispatch<native_family> {
   }
 
  private:
+  //! The plan of a problem that one tile of `Items` per thread covers: the single-tile route.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static single_pass_plan plan_single(const Problem& p, const detail::device_facts& facts) {
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    configure_kernel<Tuning, kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>, false>(
+        tile_t::threads, tile_t::smem_bytes, facts);
+    native_plan_input in{};
+    in.n                = p.n;
+    in.accum_bytes      = sizeof(typename Problem::accum_type);
+    in.items_per_thread = tile_t::items;
+    in.tile_items       = tile_t::tile_items;
+    in.sm_count         = facts.sm_count;
+    return make_native_plan(in);
+  }
+
+  //! One block scans the whole problem as one tile of `Items` per thread.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static void launch_single(const Problem& p, cudaStream_t stream) {
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>
+        <<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
+    detail::throw_on_launch_error("archscan::native: scan_single");
+  }
+
   //! The plan over tiles of `Items` per thread (the tile shape is chosen already).
   template <class Tuning, class Hooks, class Problem, int Items>
   static single_pass_plan plan_with(const Problem& p, const detail::device_facts& facts) {
@@ -263,8 +280,8 @@ struct family_dispatch<native_family> {
             tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);
       }
     }
-    if (p.n <= tile_t::tile_items) {  // full or single tiles only: small ones are taken for more than one full tile
-      if constexpr (singles_of<Tuning, Hooks, Problem, Items>) {
+    if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
+      if constexpr (Items == row::items_per_thread) {
         configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem, Items>, false>(
             tile_t::threads, tile_t::smem_bytes, facts);
       }
@@ -292,10 +309,9 @@ struct family_dispatch<native_family> {
   static void launch_with(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    if constexpr (singles_of<Tuning, Hooks, Problem, Items>) {
+    if constexpr (Items == row::items_per_thread) {
       if (pl.route == single_pass_route::single_tile) {
-        kernel::native_scan_single<Tuning, row, Hooks, Problem, Items><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
-        detail::throw_on_launch_error("archscan::native: scan_single");
+        launch_single<Tuning, Hooks, Problem, Items>(p, stream);
         return;
       }
     }
