@@ -8,9 +8,9 @@
 //! 2^20+3, 2^24+5 and 2^27+7 (the maps and doubles to 2^26+7). Each case runs twice on a poisoned
 //! output: the two digests must agree (run to run), and the first output must be right: sums and
 //! by-key sums against CUB's (int32 bit for bit, floating point within perf/common.cuh's tolerance),
-//! the maps against their composition in order in double precision (slopes within 1e-3 relative,
-//! offsets within 1e-4 of the sum of their terms' magnitudes: the offsets' random signs cancel, so
-//! their own size is no yardstick). Exit status 1 otherwise, with a MISMATCH line.
+//! the maps against their composition in order in double precision, native's largest errors within
+//! twice CUB's (float products of many slopes near 1 round with a bias: CUB's own slopes are 1.3%
+//! off at 2^24 items, 4.9% at 2^26). Exit status 1 otherwise, with a MISMATCH line.
 //! The digest is the wrapping sum over items of mix(i, the item's bits): order-free, so its own
 //! reduction cannot change it. Prints one line a case; OUT.json gets the device and the digests.
 //! Compare two files with perf/digest_compare.py A.json B.json.
@@ -69,25 +69,29 @@ std::vector<std::size_t> sizes_up_to(std::size_t max_n) {
   return sizes;
 }
 
-//! Whether the inclusive compositions `d_got` of the maps `d_in` are right: against the composition
-//! in order in double precision, slopes within 1e-3 relative, offsets within 1e-4 of the sum of the
-//! magnitudes of their terms (b_j times the slopes after it), which bounds any association's rounding.
-bool right_maps(const affine* d_got, const affine* d_in, std::size_t n) {
+//! How far the inclusive compositions `d_got` of the maps `d_in` are from their composition in order
+//! in double precision: the largest relative error of a slope, and of an offset against the sum of
+//! the magnitudes of its terms (b_j times the slopes after it; the offsets' random signs cancel, so
+//! their own size is no yardstick). Printed, with `who` made them.
+struct map_errors {
+  double slope = 0, offset = 0;
+};
+map_errors errors_of_maps(const affine* d_got, const affine* d_in, std::size_t n, const char* who) {
   std::vector<affine> got(n), in(n);
   check(cudaMemcpy(got.data(), d_got, n * sizeof(affine), cudaMemcpyDeviceToHost), "cudaMemcpy");
   check(cudaMemcpy(in.data(), d_in, n * sizeof(affine), cudaMemcpyDeviceToHost), "cudaMemcpy");
   double a = 1, b = 0, magnitude = 0;
+  map_errors e;
   for (std::size_t i = 0; i < n; ++i) {
     a         = a * in[i].a;
     b         = b * in[i].a + in[i].b;
     magnitude = magnitude * std::fabs(in[i].a) + std::fabs(in[i].b);
-    if (std::fabs(got[i].a - a) > 1e-3 * std::fabs(a) || std::fabs(got[i].b - b) > 1e-4 * magnitude) {
-      std::fprintf(stderr, "MISMATCH: maps at n=%zu, item %zu: (%g, %g), composed in double (%g, %g), magnitude %g\n",
-                   n, i, got[i].a, got[i].b, a, b, magnitude);
-      return false;
-    }
+    e.slope   = std::fmax(e.slope, std::fabs(got[i].a - a) / std::fabs(a));
+    e.offset  = std::fmax(e.offset, std::fabs(got[i].b - b) / magnitude);
   }
-  return true;
+  std::printf("  maps by %s, n=%zu: largest slope error %.3g (relative), offset error %.3g (of its terms' magnitudes)\n",
+              who, n, e.slope, e.offset);
+  return e;
 }
 
 //! mix(i, bits of item i), for the order-free digest.
@@ -181,11 +185,20 @@ int main(int argc, char** argv) {
     sums<float>(o, "float", big, s);
     sums<double>(o, "double", smaller, s);
     for (const std::size_t n : sizes_up_to(smaller)) {
-      device_buffer<affine> in(n), out(n);
+      device_buffer<affine> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xaff1e ^ n, s, random_affine{});
+      std::size_t bytes = 0;  // CUB's rounding beside native's, as a yardstick
+      const auto n64    = static_cast<std::int64_t>(n);
+      check(cub::DeviceScan::InclusiveScan(nullptr, bytes, in.get(), ref.get(), compose{}, n64, s), "cub (size)");
+      device_buffer<unsigned char> temp(bytes);
+      check(cub::DeviceScan::InclusiveScan(temp.get(), bytes, in.get(), ref.get(), compose{}, n64, s), "cub");
+      const map_errors cub_errors = errors_of_maps(ref.get(), in.get(), n, "CUB");
       run_case(o, "inclusive_scan", "affine", n, out.get(), s, [&] {
         thrust::inclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get(), compose{});
-      }, [&] { return right_maps(out.get(), in.get(), n); });
+      }, [&] {
+        const map_errors e = errors_of_maps(out.get(), in.get(), n, "native");
+        return e.slope <= 2 * cub_errors.slope + 1e-6 && e.offset <= 2 * cub_errors.offset + 1e-7;
+      });
     }
     for (const std::size_t n : sizes_up_to(big)) {
       device_buffer<int> keys(n);
