@@ -98,6 +98,12 @@ suite_new() {
     tools/gpu_suite.sh "$out/suite-new" > "$out/suite-new.txt" 2>&1
   echo "suite-new rc=$?" >> "$out/suite-new.txt"
 }
+# Builds perf program archscan-NAME in build/gpu (configuring it first on a fresh machine), unless
+# the build was carried: logs in OUT_DIR/NAME-{configure,build}.txt.
+build_perf() {
+  [ -f build/gpu/build.ninja ] || carried || cmake --preset gpu -B build/gpu > "$out/$1-configure.txt" 2>&1
+  carried || cmake --build build/gpu --target "archscan-$1" > "$out/$1-build.txt" 2>&1 || tail -n 20 "$out/$1-build.txt"
+}
 # native's tests for the sanitizers (the large-tile ones alone would overrun a call under them).
 native_tests='*native*:*Native*:*SegmentLookback*:VectorTranspose*:-*LargeTiles*'
 for part in ${parts//,/ }; do
@@ -188,16 +194,14 @@ for part in ${parts//,/ }; do
       ;;
     floor)
       # What one small call costs, piece by piece (perf/floor.cu), with a cold and a hot L2.
-      [ -f build/gpu/build.ninja ] || carried || cmake --preset gpu -B build/gpu > "$out/floor-configure.txt" 2>&1
-      carried || cmake --build build/gpu --target archscan-floor > "$out/floor-build.txt" 2>&1 || tail -n 20 "$out/floor-build.txt"
+      build_perf floor
       build/gpu/perf/archscan-floor > "$out/floor.md" 2>&1
       echo "archscan-floor rc=$?" >> "$out/floor.md"
       cat "$out/floor.md"
       ;;
     digest)
       # The bits of native's results, to compare with another GPU's (perf/digest.cu).
-      [ -f build/gpu/build.ninja ] || carried || cmake --preset gpu -B build/gpu > "$out/digest-configure.txt" 2>&1
-      carried || cmake --build build/gpu --target archscan-digest > "$out/digest-build.txt" 2>&1 || tail -n 20 "$out/digest-build.txt"
+      build_perf digest
       build/gpu/perf/archscan-digest "$out/digest.json" > "$out/digest.txt" 2>&1
       echo "archscan-digest rc=$?" >> "$out/digest.txt"
       tail -n 3 "$out/digest.txt"
