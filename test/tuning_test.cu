@@ -1,5 +1,5 @@
-// The shipped tunings (host): every row's tile, full, small and single, sits among the sizes every scan test
-// runs, with its neighbours, so that a row changed without the test sizes still meets its boundaries.
+// The shipped tunings (host): every row's tile, full, small and each single one, sits among the sizes every
+// scan test runs, with its neighbours, so that a row changed without the test sizes still meets its boundaries.
 
 #include <algorithm>
 #include <cstdint>
@@ -20,8 +20,12 @@ namespace {
 
 template <class Row>
 void expect_tested(const std::vector<std::int64_t>& sizes, const std::string& name) {
-  for (const std::int64_t items : {Row::items_per_thread, Row::small_items_per_thread,
-                                   archscan::detail::single_tiles<Row>::items_per_thread}) {
+  using single = archscan::detail::single_tiles<Row>;
+  std::vector<std::int64_t> per_thread = {Row::items_per_thread, Row::small_items_per_thread};
+  for (int items = single::items_per_thread; items <= single::max_items_per_thread; items *= 2) {
+    per_thread.push_back(items);  // the single tiles' ladder
+  }
+  for (const std::int64_t items : per_thread) {
     const std::int64_t tile = Row::block_threads * items;
     for (const std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) {
       const bool listed = std::find(sizes.begin(), sizes.end(), n) != sizes.end();

@@ -19,9 +19,10 @@
 //!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
-//!    small tiles; `example_large_row`), and a tile for problems that one tile of few items covers:
-//!    `single_items_per_thread` (`example_single_row`); and a minimum of blocks an SM for the
-//!    look-back's kernel alone (`example_lookback_row`). Other families ignore these fields;
+//!    small tiles; `example_large_row`); tiles for problems that one tile of few items covers:
+//!    `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
+//!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`). Other
+//!    families ignore these fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -77,24 +78,38 @@ struct example_lookback_row : example_row {
   static constexpr int lookback_min_blocks_per_sm = 1;  //!< the look-back kernel's minimum, full tiles
 };
 
-//! A row with the native family's optional single tile of few items (documentation, like
+//! A row with the native family's optional single tiles of few items (documentation, like
 //! example_row): a problem of at most `block_threads * single_items_per_thread` items runs as that one
-//! tile (a choice by n alone), whose latency, not the memory, sets such a call's time.
+//! tile (a choice by n alone), whose latency, not the memory, sets such a call's time. Optionally a
+//! ladder: larger problems take the smallest tile of twice, four times, ... as many items a thread,
+//! up to `single_max_items_per_thread`, that covers them (each step smaller than the row's full tile
+//! is one more kernel per problem type); without the field, or at most single_items_per_thread, the
+//! ladder has one step.
 struct example_single_row : example_row {
-  static constexpr int single_items_per_thread = 4;  //!< items a thread holds in that tile
+  static constexpr int single_items_per_thread     = 4;   //!< items a thread holds in the smallest such tile
+  static constexpr int single_max_items_per_thread = 16;  //!< optional: the ladder's largest (4, 8, 16 here)
 };
 
 namespace detail {
-//! A row's single tile of few items (`example_single_row`); rows without one: none, never taken.
+template <class Row, class = void>
+struct own_single_max_items : std::integral_constant<int, 0> {};
+template <class Row>
+struct own_single_max_items<Row, std::void_t<decltype(Row::single_max_items_per_thread)>>
+    : std::integral_constant<int, Row::single_max_items_per_thread> {};
+//! A row's single tiles of few items (`example_single_row`); rows without them: none, never taken.
 template <class Row, class = void>
 struct single_tiles {
-  static constexpr bool present         = false;
-  static constexpr int items_per_thread = Row::items_per_thread;
+  static constexpr bool present             = false;
+  static constexpr int items_per_thread     = Row::items_per_thread;
+  static constexpr int max_items_per_thread = Row::items_per_thread;
 };
 template <class Row>
 struct single_tiles<Row, std::void_t<decltype(Row::single_items_per_thread)>> {
-  static constexpr bool present         = true;
-  static constexpr int items_per_thread = Row::single_items_per_thread;
+  static constexpr bool present             = true;
+  static constexpr int items_per_thread     = Row::single_items_per_thread;
+  static constexpr int max_items_per_thread = own_single_max_items<Row>::value > items_per_thread
+                                                  ? own_single_max_items<Row>::value
+                                                  : items_per_thread;
 };
 //! A row's large tiles (`example_large_row`); rows without them: none, never taken.
 template <class Row, class = void>
@@ -230,7 +245,8 @@ inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::it
                                    large_tiles<A>::items_per_thread == large_tiles<B>::items_per_thread &&
                                    large_tiles<A>::from_items == large_tiles<B>::from_items &&
                                    single_tiles<A>::present == single_tiles<B>::present &&
-                                   single_tiles<A>::items_per_thread == single_tiles<B>::items_per_thread;
+                                   single_tiles<A>::items_per_thread == single_tiles<B>::items_per_thread &&
+                                   single_tiles<A>::max_items_per_thread == single_tiles<B>::max_items_per_thread;
 template <class Tuning, std::size_t AccumBytes, class Else>
 struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
   static_assert(same_tiles<typename Tuning::packed_rows::row_1, typename narrow_rows<Tuning>::row_1> &&

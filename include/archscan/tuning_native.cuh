@@ -25,6 +25,7 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 2;
     static constexpr int single_items_per_thread = 4;  // as packed_rows::row_1 (the same tiles)
+    static constexpr int single_max_items_per_thread = 16;
   };
   struct row_2 {  // H100, int16 exclusive sum unpacked, 2^30: 2531 GB/s (0.85 of copy) at 128x64 min 4, the
                   // same threads and items an SM as here; packed_rows' tile, so that the bits agree: not measured
@@ -33,6 +34,7 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 8;
     static constexpr int min_blocks_per_sm      = 2;
     static constexpr int single_items_per_thread = 4;  // as packed_rows::row_2 (the same tiles)
+    static constexpr int single_max_items_per_thread = 16;
     static constexpr int small_tiles_max        = 264;  // as packed_rows::row_2: the same tiles
   };
   struct row_4 {  // H100, float exclusive sum, 2^30: 2793 GB/s (0.93 of copy, 1.13x CUB)
@@ -41,6 +43,8 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
     static constexpr int min_blocks_per_sm      = 4;
     static constexpr int single_items_per_thread = 4;  // H100, int32 2^10: 3.87 us, 1.06x a copy (256x32: 5.02 us, 1.38x)
+    // H100, int32 2^11 / 2^12 (archscan-floor): 256x8 4.06 us, 1.09x a copy / 256x16 4.42 us, 1.19x (256x32: 1.38 / 1.39)
+    static constexpr int single_max_items_per_thread = 16;
     static constexpr int small_tiles_max        = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
   };
   struct row_8 {  // H100, double exclusive sum, 2^23: 2124 GB/s (0.93x CUB; 2^21 1.10x), below the large tiles
@@ -49,6 +53,7 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
     static constexpr int single_items_per_thread = 4;  // H100, int64 / double 2^10: 1.13x a copy (the row's tile: 1.30 / 1.32)
+    static constexpr int single_max_items_per_thread = 8;
     static constexpr int small_tiles_max        = 264;  // H100, double / int64 2^18: 0.96x the time at 132
     // H100, double / int64 2^22: 0.918 / 0.948 the time at 4 blocks (2^23 0.980 / 0.973; H200 2^22
     // 0.977 / 1.003); the wave keeps 4, so that 2^21's 512 tiles stay one wave (1.06x the time at 3).
@@ -92,6 +97,7 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 16;
       static constexpr int min_blocks_per_sm      = 4;
       static constexpr int single_items_per_thread = 4;  // H100, int8 2^10: 1.05x a copy (the row's tile: 1.54)
+      static constexpr int single_max_items_per_thread = 16;
     };
     struct row_2 {  // H100, int16 exclusive sum, 2^30: 2787 GB/s (0.93 of copy, 1.62x CUB; 128x64 at 4 blocks: 0.85)
       static constexpr int block_threads          = 256;
@@ -99,6 +105,7 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 8;
       static constexpr int min_blocks_per_sm      = 4;
       static constexpr int single_items_per_thread = 4;  // H100, int16 2^10: 1.06x a copy (the row's tile: 1.53)
+      static constexpr int single_max_items_per_thread = 16;
       static constexpr int small_tiles_max        = 264;  // H100, int16 2^19: 0.90x the time at 132
     };
   };
@@ -118,6 +125,7 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
       static constexpr int single_items_per_thread = 4;  // H100, by-key int8 2^10: 1.37x a copy (the row's tile: 1.54)
+      static constexpr int single_max_items_per_thread = 8;
     };
     struct row_4 {  // H100, by-key int32 exclusive sum, 2^22: 1689 GB/s, 1.18x CUB (chosen at
                     // 0.95-0.97x, against 256x16 at 3 blocks' 0.89x)
@@ -126,6 +134,7 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
       static constexpr int single_items_per_thread = 4;  // H100, by-key int32 / float 2^10: 1.23 / 1.27x a copy (1.57 / 1.56)
+      static constexpr int single_max_items_per_thread = 8;
       // H100, by-key int32 2^28: 3007 GB/s, 1.12x CUB (chosen at 0.965x, against 24 items' 0.92x
       // and the small tiles' 0.89x; at 2^24 0.87x against the small tiles' 0.92x).
       // 3 blocks: the 3 that 80 registers and the tile's 28.8 KB allowed when measured; at a cap
@@ -145,6 +154,7 @@ struct native_tuning {
       static constexpr int small_items_per_thread = 4;   // 2^16: 1.00x CUB (12 items: 0.79x)
       static constexpr int min_blocks_per_sm      = 3;
       static constexpr int single_items_per_thread = 4;  // H100, by-key int64 / double 2^10: 1.28 / 1.29x a copy (1.70 / 1.72)
+      static constexpr int single_max_items_per_thread = 8;
       static constexpr int small_tiles_max        = 264;  // H100, by-key double 2^18: 0.88x the time at 132
       // H100, by-key double 2^28: 2950 GB/s, 1.02x CUB (chosen at 0.92x, against 24 items' 0.90x
       // and the small tiles' 0.86x; at 2^25 0.81x against the small tiles' 0.83x).

@@ -240,7 +240,9 @@ struct four_item_tiles : archscan::native_tuning {
 
 TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   // Problems of at most 1024 items run as one tile of 4 items a thread (8 for 16-byte items, 128
-  // threads), larger ones up to a full tile as one full tile: the shipped rows' single tiles.
+  // threads), larger ones as the next step of the ladder that covers them (float: 256x8, 256x16;
+  // double and by-key items: 256x8), larger ones up to a full tile as one full tile: the shipped
+  // rows' single tiles.
   using native = archscan::dispatch::family_dispatch<archscan::native_family>;
   using archscan::native_tuning;
   using archscan::no_hooks;
@@ -254,6 +256,21 @@ TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   static_assert(native::single_tile<native_tuning, no_hooks, wides>::tile_items == 1024);
   static_assert(native::has_single_tiles<native_tuning, no_hooks, keyed_problem<int>>);
   static_assert(native::single_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 1024);
+  // The ladders: every step below the full tile, none at or past it.
+  using floats = archscan::detail::scan_problem<const float*, float*, float, archscan::detail::identity_finish,
+                                                archscan::detail::identity_finish,
+                                                archscan::detail::scan_kind::inclusive, false>;
+  static_assert(native::single_step<native_tuning, no_hooks, floats, 4>() &&
+                native::single_step<native_tuning, no_hooks, floats, 8>() &&
+                native::single_step<native_tuning, no_hooks, floats, 16>() &&
+                !native::single_step<native_tuning, no_hooks, floats, 32>());
+  static_assert(native::tile_of<native_tuning, no_hooks, floats, 16>::tile_items == 4096);
+  static_assert(native::full_tile<native_tuning, no_hooks, floats>::tile_items == 8192);
+  static_assert(native::single_step<native_tuning, no_hooks, doubles, 8>() &&
+                !native::single_step<native_tuning, no_hooks, doubles, 16>());
+  static_assert(native::single_step<native_tuning, no_hooks, keyed_problem<double>, 8>() &&
+                !native::single_step<native_tuning, no_hooks, keyed_problem<double>, 16>());
+  static_assert(!native::single_step<native_tuning, no_hooks, wides, 16>());
   // A single tile only where it is smaller than the full one; rows without the field have none.
   static_assert(!native::has_single_tiles<four_item_tiles, no_hooks, doubles>);
   static_assert(!archscan::detail::single_tiles<native_tuning::row_large>::present);

@@ -256,26 +256,37 @@ TEST(NativeDeterminism, ClusterWaveAndLookbackGiveTheSameBits) {
   }
 }
 
-//! native's 4- and 8-byte rows as 256 threads of 4 items in every tile: the shape of native's single
-//! tile for problems of at most 1024 items (tuning.cuh, `single_items_per_thread`).
-struct native_four_items : archscan::native_tuning {
+//! native's 4- and 8-byte rows as 256 threads of `Items` items in every tile: the shape of native's
+//! single tiles for problems of at most 256 x `Items` items (tuning.cuh, `single_items_per_thread` up
+//! to `single_max_items_per_thread`; at 16, row_8's own full tile).
+template <int Items>
+struct native_items : archscan::native_tuning {
   struct row_4 : archscan::native_tuning::row_4 {
-    static constexpr int items_per_thread        = 4;
-    static constexpr int small_items_per_thread  = 4;
-    static constexpr int single_items_per_thread = 4;
+    static constexpr int items_per_thread            = Items;
+    static constexpr int small_items_per_thread      = Items;
+    static constexpr int single_items_per_thread     = Items;
+    static constexpr int single_max_items_per_thread = Items;
   };
   struct row_8 : archscan::native_tuning::row_8 {
-    static constexpr int items_per_thread        = 4;
-    static constexpr int single_items_per_thread = 4;
+    static constexpr int items_per_thread            = Items;
+    static constexpr int single_items_per_thread     = Items;
+    static constexpr int single_max_items_per_thread = Items;
   };
 };
 
-//! Problems of at most 1024 items run as one tile of 4 items a thread: the same bits as that tile
-//! run as a full tile (the rows' own 256x32 and 256x16 tiles would associate the floats otherwise).
-TEST(NativeDeterminism, SingleTileOfFewItemsUpTo1024Items) {
+//! Problems of at most 1024 items run as one tile of 4 items a thread, up to 2048 of 8, and floats
+//! up to 4096 of 16: the same bits as those tiles run as full tiles (the rows' own 256x32 and 256x16
+//! tiles would associate the floats otherwise), on each side of every step.
+TEST(NativeDeterminism, SingleTilesOfFewItemsUpTo4096Items) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{1024}}) {
-    expect_same_bits<archscan::native_tuning, native_four_items>(n, 29);
+    expect_same_bits<archscan::native_tuning, native_items<4>>(n, 29);
+  }
+  for (const std::int64_t n : {std::int64_t{1025}, std::int64_t{2048}}) {
+    expect_same_bits<archscan::native_tuning, native_items<8>>(n, 30);
+  }
+  for (const std::int64_t n : {std::int64_t{2049}, std::int64_t{4096}}) {
+    expect_same_bits<archscan::native_tuning, native_items<16>>(n, 31);
   }
 }
 

@@ -2,8 +2,9 @@
 //! \file The native family's dispatch: one tile, one cluster, one wave, or the deterministic look-back
 //! over tiles.
 //!
-//! One tile (n <= tile items): one kernel, one block, no temporary storage; the row's tile of
-//! `single_items_per_thread` where that covers n (a tile's latency sets a small call's time). Problems of at most
+//! One tile (n <= tile items): one kernel, one block, no temporary storage; the smallest of the row's
+//! single tiles (`single_items_per_thread` doubling up to `single_max_items_per_thread`) that covers
+//! n, else its full tile (a tile's latency sets a small call's time). Problems of at most
 //! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where
 //! `Tuning::full_tiles_max` full tiles of little more data do: one cluster instead of a wave), and
 //! rows with large tiles take them from their
@@ -155,12 +156,22 @@ struct family_dispatch<native_family> {
   static constexpr bool has_small_tiles =
       detail::small_tiles_max<Tuning, row_of<Tuning, Problem>>::value > 0 &&
       small_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
-  //! Whether the row has a single tile of few items smaller than its full tile: its single-tile
-  //! kernel alone is compiled, never run as more than one tile.
+  //! Whether the row's single tiles of few items include one of `Items` per thread (the ladder from
+  //! its single_items_per_thread, doubling, up to its single_max_items_per_thread) smaller than its
+  //! full tile: that tile's single-tile kernel alone is compiled, never run as more than one tile.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr bool single_step() {
+    using single = single_of<Tuning, Problem>;
+    if constexpr (!single::present || Items > single::max_items_per_thread) {
+      return false;
+    } else {
+      return tile_of<Tuning, Hooks, Problem, Items>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
+    }
+  }
+  //! Whether the row has any single tile of few items (the ladder's first step).
   template <class Tuning, class Hooks, class Problem>
   static constexpr bool has_single_tiles =
-      single_of<Tuning, Problem>::present &&
-      single_tile<Tuning, Hooks, Problem>::tile_items < full_tile<Tuning, Hooks, Problem>::tile_items;
+      single_step<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>();
   //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
   //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
   //! type alone). Compiled only then. The launch tells the full, small and large tiles apart by size,
@@ -189,12 +200,66 @@ struct family_dispatch<native_family> {
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
+    return plan_from_single<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, facts);
+  }
+
+  template <class Tuning, class Hooks, class Problem>
+  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
     using row = row_of<Tuning, Problem>;
-    if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
-      if (p.n <= single_tile<Tuning, Hooks, Problem>::tile_items) {
-        return plan_single<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, facts);
+    if (pl.route == single_pass_route::single_tile &&
+        launch_single_from<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, pl.tiles.tile_items,
+                                                                                                 stream)) {
+      return;
+    }
+    if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
+      if (pl.tiles.tile_items == large_tile<Tuning, Hooks, Problem>::tile_items) {
+        launch_with<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
+        return;
       }
     }
+    if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
+      if (pl.tiles.tile_items == small_tile<Tuning, Hooks, Problem>::tile_items) {
+        launch_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, pl, d_temp, stream);
+        return;
+      }
+    }
+    launch_with<Tuning, Hooks, Problem, row::items_per_thread>(p, pl, d_temp, stream);
+  }
+
+ private:
+  //! The plan from the single tile of `Items` per thread on: the smallest step of the ladder that
+  //! covers n, else the tiles of plan_tiles.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static single_pass_plan plan_from_single(const Problem& p, const detail::device_facts& facts) {
+    if constexpr (single_step<Tuning, Hooks, Problem, Items>()) {
+      if (p.n <= tile_of<Tuning, Hooks, Problem, Items>::tile_items) {
+        return plan_single<Tuning, Hooks, Problem, Items>(p, facts);
+      }
+      return plan_from_single<Tuning, Hooks, Problem, 2 * Items>(p, facts);
+    } else {
+      return plan_tiles<Tuning, Hooks, Problem>(p, facts);
+    }
+  }
+
+  //! Launches the single tile of `Items` per thread or a later step of the ladder whose tile holds
+  //! `tile_items` (the plan's); false where none does (the full tile's single route).
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static bool launch_single_from(const Problem& p, std::int64_t tile_items, cudaStream_t stream) {
+    if constexpr (single_step<Tuning, Hooks, Problem, Items>()) {
+      if (tile_items == tile_of<Tuning, Hooks, Problem, Items>::tile_items) {
+        launch_single<Tuning, Hooks, Problem, Items>(p, stream);
+        return true;
+      }
+      return launch_single_from<Tuning, Hooks, Problem, 2 * Items>(p, tile_items, stream);
+    } else {
+      return false;
+    }
+  }
+
+  //! The plan of a problem no single tile of few items covers: large, small or full tiles.
+  template <class Tuning, class Hooks, class Problem>
+  static single_pass_plan plan_tiles(const Problem& p, const detail::device_facts& facts) {
+    using row = row_of<Tuning, Problem>;
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
       using large = large_of<Tuning, Problem>;
       if (native_large_tiles(p.n, large_tile<Tuning, Hooks, Problem>::tile_items, large::from_items)) {
@@ -213,32 +278,6 @@ struct family_dispatch<native_family> {
     return plan_with<Tuning, Hooks, Problem, row::items_per_thread>(p, facts);
   }
 
-  template <class Tuning, class Hooks, class Problem>
-  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
-    using row = row_of<Tuning, Problem>;
-    if constexpr (has_single_tiles<Tuning, Hooks, Problem>) {
-      if (pl.route == single_pass_route::single_tile &&
-          pl.tiles.tile_items == single_tile<Tuning, Hooks, Problem>::tile_items) {
-        launch_single<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, stream);
-        return;
-      }
-    }
-    if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
-      if (pl.tiles.tile_items == large_tile<Tuning, Hooks, Problem>::tile_items) {
-        launch_with<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
-        return;
-      }
-    }
-    if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
-      if (pl.tiles.tile_items == small_tile<Tuning, Hooks, Problem>::tile_items) {
-        launch_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, pl, d_temp, stream);
-        return;
-      }
-    }
-    launch_with<Tuning, Hooks, Problem, row::items_per_thread>(p, pl, d_temp, stream);
-  }
-
- private:
   //! The plan of a problem that one tile of `Items` per thread covers: the single-tile route.
   template <class Tuning, class Hooks, class Problem, int Items>
   static single_pass_plan plan_single(const Problem& p, const detail::device_facts& facts) {

@@ -11,8 +11,9 @@
 namespace archscan::kernel {
 
 //! `Items`: the row's items_per_thread, its small_items_per_thread for problems of few small tiles, its
-//! large_items_per_thread for problems from its large_from_items up, or its single_items_per_thread
-//! for problems that one such tile covers (tuning.cuh).
+//! large_items_per_thread for problems from its large_from_items up, or one of its single tiles' item
+//! counts (single_items_per_thread up to single_max_items_per_thread) for problems that one such tile
+//! covers (tuning.cuh).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 
@@ -23,8 +24,8 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
-//! A problem of at most one tile (of the row's items_per_thread, or of its single_items_per_thread
-//! where that tile covers it): one block, no tile states.
+//! A problem of at most one tile (of the row's items_per_thread, or of the smallest of its single
+//! tiles of few items that covers it): one block, no tile states.
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem p) {
   extern __shared__ __align__(16) unsigned char smem[];

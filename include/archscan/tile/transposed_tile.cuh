@@ -50,8 +50,9 @@ namespace archscan::tile {
 
 //! `Row`: the tuning's row for the accumulator; `ItemsPerThread`: its items_per_thread, its
 //! small_items_per_thread for problems of few small tiles, its large_items_per_thread (native,
-//! tuning.cuh) for large problems, or its single_items_per_thread (native) for problems that one such
-//! tile covers (fewer where the tile would not fit, `items`).
+//! tuning.cuh) for large problems, or one of its single tiles' item counts (native, from
+//! single_items_per_thread up to single_max_items_per_thread) for problems that one such tile covers
+//! (fewer where the tile would not fit, `items`).
 template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
 struct transposed_tile {
   using T = typename Problem::accum_type;
