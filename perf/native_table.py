@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Issue 13's table from a bench_medians.json (archscan-compare --compact of archscan-bench):
 native_nosync against CUB at every size and type, the geometric mean, the fraction of copy at
-2^28..2^30, the launch floor at n <= 2^16 (time over a cudaMemcpyAsync of the same bytes), and the
-by-key and transform scans at 2^16..2^30.
+2^28..2^30, the launch floor at n <= 2^16 (time over a cudaMemcpyAsync of the same bytes), the
+by-key and transform scans at 2^16..2^30, and what determinism costs (against native_tree_nosync).
 
     perf/native_table.py perf/results/h100/bench_medians.json [IMPL]
 """
@@ -77,6 +77,27 @@ for alg in ("exclusive_scan_by_key", "inclusive_scan_by_key", "transform_inclusi
                 r.append(c / a)
         if r:
             print(f"| {alg} | {typ} | {min(r):.2f} | {math.exp(sum(map(math.log, r)) / len(r)):.3f} |")
+
+# What determinism costs: the same kernels with the look-back's and the wave's fold as a tree
+# (native_tree_nosync, not deterministic). Issue 13's target: at most 3% at every point.
+tree = "archscan::native_tree_nosync"
+print(f"\nCost of determinism: time of {impl} / time of {tree} (target <= 1.03):\n")
+print("| scan | points | median | max | above 1.03 | above 1.05 |\n| --- | ---: | ---: | ---: | ---: | ---: |")
+costs = {}
+for key, c in cases.items():
+    alg, typ, n, who = key.split("/")[:4]
+    t = cases.get(f"{alg}/{typ}/{n}/{tree}")
+    if who == impl and t:
+        costs.setdefault(alg, []).append(c["median_us"] / t["median_us"])
+every = []
+for alg in sorted(costs):
+    r = sorted(costs[alg])
+    every += r
+    print(f"| {alg} | {len(r)} | {r[len(r) // 2]:.3f} | {r[-1]:.3f} | {sum(x > 1.03 for x in r)} | {sum(x > 1.05 for x in r)} |")
+if every:
+    every.sort()
+    print(f"| every scan | {len(every)} | {every[len(every) // 2]:.3f} | {every[-1]:.3f} | "
+          f"{sum(x > 1.03 for x in every)} | {sum(x > 1.05 for x in every)} |")
 
 # Points whose own timing or CUB's was unsteady: a ratio there says less than the others.
 spread_limit = 0.25

@@ -230,10 +230,25 @@ struct segment_lookback {
       }
       maybe<T> acc     = seed;
       const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
+      const auto step  = [&](const T& u) { acc = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
+      if constexpr (unrolled) {
+        // A chunk's shuffles do not depend on the chain, so they are in flight together and a step
+        // costs the operator's latency alone; chunks, not all 32 lanes, since a small wave or a
+        // cluster folds one or two.
+        constexpr int chunk = 8;
 #pragma unroll 1
-      for (int l = 0; l < folded; ++l) {
-        const T u = warp::shfl_idx(r, l);
-        acc       = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
+        for (int l0 = 0; l0 < folded; l0 += chunk) {
+          T u[chunk];
+#pragma unroll
+          for (int k = 0; k < chunk; ++k) u[k] = warp::shfl_idx(r, (l0 + k) % warp::threads);
+#pragma unroll
+          for (int k = 0; k < chunk; ++k) {
+            if (l0 + k < folded) step(u[k]);
+          }
+        }
+      } else {
+#pragma unroll 1
+        for (int l = 0; l < folded; ++l) step(warp::shfl_idx(r, l));
       }
       return acc;
     }

@@ -33,6 +33,7 @@
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
 #include <archscan/detail/dependent_launch.cuh>
+#include <archscan/detail/exact_fold.cuh>
 #include <archscan/detail/keyed.cuh>
 #include <archscan/detail/l2_prefetch.cuh>
 #include <archscan/detail/math.cuh>
@@ -204,7 +205,9 @@ struct transposed_tile {
   //! prefix from the aggregates of the tiles before it, after one grid barrier (wave.cuh).
   //! `d_aggregates`: one slot per tile, written here before it is read; nothing to reset.
   //! `Ordered`: fold the aggregates as the segmented look-back does (tile/lookback.cuh, bitwise
-  //! deterministic), so that a wave and a look-back over the same tiles give the same bits.
+  //! deterministic), so that a wave and a look-back over the same tiles give the same bits; an
+  //! operator exact under any association (detail/exact_fold.cuh) takes the tree's fewer steps in a
+  //! row instead, the same bits.
   template <bool Ordered = false>
   __device__ static void scan_wave(const Problem& p, T* d_aggregates, unsigned char* raw) {
     const smem_view s(raw);
@@ -782,7 +785,9 @@ struct transposed_tile {
       d_aggregates[tile] = aggregate;
     }
     wave<T>::barrier();
-    if constexpr (Ordered) {
+    // Integer sums and the like give the same bits in any association: the tree's fold, without the
+    // staging, its barrier and the segments' 31 steps in a row.
+    if constexpr (Ordered && !detail::associates_exactly<typename Problem::op_type, T>) {
       const T* a = d_aggregates;
       if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
         // Folded from global memory, each lane's 31 loads of its segment took several round trips

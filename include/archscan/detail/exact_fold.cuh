@@ -1,0 +1,58 @@
+#pragma once
+//! \file Which operators give the same bits under any association: a fold may then take whichever
+//! order is fastest and still be deterministic.
+
+#include <type_traits>
+
+#include <cuda/functional>
+#include <cuda/std/functional>
+
+#include <archscan/detail/callable.cuh>
+#include <archscan/detail/keyed.cuh>
+
+namespace archscan::detail {
+
+//! libcu++'s function objects (Thrust's names are aliases of them) that are associative without
+//! rounding on integers: sums and products (wrapping, modulo 2^bits), minima, maxima and bitwise
+//! operations; `type`: their argument type (void: transparent).
+template <class F>
+struct exact_functor_arg : std::false_type {};
+template <class U>
+struct exact_functor_arg<::cuda::std::plus<U>> : std::true_type { using type = U; };
+template <class U>
+struct exact_functor_arg<::cuda::std::multiplies<U>> : std::true_type { using type = U; };
+template <class U>
+struct exact_functor_arg<::cuda::std::bit_and<U>> : std::true_type { using type = U; };
+template <class U>
+struct exact_functor_arg<::cuda::std::bit_or<U>> : std::true_type { using type = U; };
+template <class U>
+struct exact_functor_arg<::cuda::std::bit_xor<U>> : std::true_type { using type = U; };
+template <class U>
+struct exact_functor_arg<::cuda::minimum<U>> : std::true_type { using type = U; };
+template <class U>
+struct exact_functor_arg<::cuda::maximum<U>> : std::true_type { using type = U; };
+
+//! Whether `F` is one of those on integral (not bool) accumulators `T`, transparent or of `T` itself
+//! (of another argument type a conversion enters between steps: not claimed).
+template <class F, class T>
+constexpr bool exact_functor() {
+  if constexpr (!exact_functor_arg<F>::value || !std::is_integral_v<T> || std::is_same_v<T, bool>) {
+    return false;
+  } else {
+    using U = typename exact_functor_arg<F>::type;
+    return std::is_void_v<U> || std::is_same_v<U, T>;
+  }
+}
+
+//! Whether folding accumulators `T` with the dispatch's operator `Op` (`callable<F>`, or for by-key
+//! items `segmented_op<callable<F>>` over keyed<V>) gives the same bits under any association that
+//! keeps the operands in order. Only then may a deterministic fold change its association.
+template <class Op, class T>
+inline constexpr bool associates_exactly = false;
+template <class F, class T>
+inline constexpr bool associates_exactly<callable<F>, T> = exact_functor<std::remove_cv_t<F>, T>();
+template <class F, class V>
+inline constexpr bool associates_exactly<segmented_op<callable<F>>, keyed<V>> =
+    exact_functor<std::remove_cv_t<F>, V>();
+
+}  // namespace archscan::detail
