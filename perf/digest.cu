@@ -4,8 +4,8 @@
 //!   archscan-digest [OUT.json]
 //! Cases, inputs as archscan-bench makes them (fill_random, fixed seeds): exclusive and inclusive sums
 //! of int32, float and double; the inclusive composition of float affine maps (non-commutative, 8
-//! bytes); float sums by key (a key changes at about one item in 16). Sizes 1000, 1024, 1025, 2^16+1,
-//! 2^20+3, 2^24+5 and 2^27+7 (the maps and doubles to 2^26+7). Each case runs twice on a poisoned
+//! bytes); float sums by key (a key changes at about one item in 16). Sizes 1000, 1024, 1025, 2048,
+//! 4096, 4097, 2^16+1, 2^20+3, 2^24+5 and 2^27+7 (the maps and doubles to 2^26+7). Each case runs twice on a poisoned
 //! output: the two digests must agree (run to run), and the first output must be right: sums and
 //! by-key sums against CUB's (int32 bit for bit, floating point within perf/common.cuh's tolerance),
 //! the maps against their composition in order in double precision, native's largest errors within
@@ -61,10 +61,11 @@ struct random_key {
   __host__ __device__ int operator()(std::uint64_t h) const { return h % 32 == 0 ? 1 : 0; }
 };
 
-//! The sizes every case runs (`max_n` the largest): 1000, 1024 and 1025 about native's single tile.
+//! The sizes every case runs (`max_n` the largest): 1000 to 4097 about native's single tiles (of 1024,
+//! 2048 and 4096 items).
 std::vector<std::size_t> sizes_up_to(std::size_t max_n) {
-  std::vector<std::size_t> sizes = {1000, 1024, 1025, (std::size_t{1} << 16) + 1, (std::size_t{1} << 20) + 3,
-                                    (std::size_t{1} << 24) + 5};
+  std::vector<std::size_t> sizes = {1000, 1024, 1025, 2048, 4096, 4097, (std::size_t{1} << 16) + 1,
+                                    (std::size_t{1} << 20) + 3, (std::size_t{1} << 24) + 5};
   sizes.push_back(max_n);
   return sizes;
 }

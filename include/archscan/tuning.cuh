@@ -91,6 +91,7 @@ struct example_single_row : example_row {
 };
 
 namespace detail {
+//! A row's own `single_max_items_per_thread` (`example_single_row`), 0 where it states none.
 template <class Row, class = void>
 struct own_single_max_items : std::integral_constant<int, 0> {};
 template <class Row>
@@ -99,12 +100,14 @@ struct own_single_max_items<Row, std::void_t<decltype(Row::single_max_items_per_
 //! A row's single tiles of few items (`example_single_row`); rows without them: none, never taken.
 template <class Row, class = void>
 struct single_tiles {
+  static_assert(own_single_max_items<Row>::value == 0, "single_max_items_per_thread needs single_items_per_thread");
   static constexpr bool present             = false;
   static constexpr int items_per_thread     = Row::items_per_thread;
   static constexpr int max_items_per_thread = Row::items_per_thread;
 };
 template <class Row>
 struct single_tiles<Row, std::void_t<decltype(Row::single_items_per_thread)>> {
+  static_assert(Row::single_items_per_thread > 0, "single_items_per_thread: at least one item a thread");
   static constexpr bool present             = true;
   static constexpr int items_per_thread     = Row::single_items_per_thread;
   static constexpr int max_items_per_thread = own_single_max_items<Row>::value > items_per_thread

@@ -5,7 +5,8 @@
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
 //! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile
 //! aggregates are folded left to right whoever folds them, and the wave and the look-back fold the
-//! same way, so the route the device allows does not matter.
+//! same way (a wave of an operator exact under any association folds as a tree: the same bits), so
+//! the route the device allows does not matter.
 
 #include <cstddef>
 #include <cstdint>
@@ -195,8 +196,8 @@ struct native_tuning {
   static constexpr int full_tiles_max_extra_bytes = 24 * 1024;
 
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
-  //! launch (no reset, one launch instead of two) folded exactly as the look-back folds: the same bits
-  //! either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
+  //! launch (no reset, one launch instead of two) folded as the look-back folds (or, for an operator
+  //! exact under any association, as a tree): the same bits either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
   static constexpr int wave_max_tiles = 1 << 30;
 
   //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain

@@ -1,6 +1,7 @@
 // detail::associates_exactly (host): the operators a deterministic fold may re-associate are exactly
 // those that give the same bits in any association (integer sums, products, minima, maxima, bitwise
-// operations, and by-key items of them), checked by folding random integers (unsigned ones wrapping).
+// operations, and by-key items of them), and the premise checked: random integers (unsigned ones
+// wrapping) folded left to right and as a tree give the same result under each claimed operator.
 
 #include <cstdint>
 #include <random>
@@ -43,7 +44,10 @@ TEST(ExactFold, IntegerSumsMinimaMaximaAndBitwiseOperationsOnly) {
   static_assert(!exact<::cuda::std::plus<int>, std::int64_t> && !exact<::cuda::std::plus<std::int8_t>, int>);
   static_assert(!exact<::cuda::std::plus<>, bool> && !exact<::cuda::std::minus<>, int>);
   static_assert(!exact<user_sum, int>);
-  // By-key items: as their values.
+  // By-key items: as their values, under the operator the dispatch holds (thrust/run_scan.cuh wraps
+  // segmented_op in callable) and bare.
+  static_assert(associates_exactly<callable<segmented_op<callable<::cuda::std::plus<>>>>, keyed<int>>);
+  static_assert(!associates_exactly<callable<segmented_op<callable<::cuda::std::plus<>>>>, keyed<float>>);
   static_assert(associates_exactly<segmented_op<callable<::cuda::std::plus<>>>, keyed<int>>);
   static_assert(!associates_exactly<segmented_op<callable<::cuda::std::plus<>>>, keyed<double>>);
   static_assert(!associates_exactly<segmented_op<callable<user_sum>>, keyed<int>>);

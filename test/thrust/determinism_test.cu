@@ -276,7 +276,8 @@ struct native_items : archscan::native_tuning {
 
 //! Problems of at most 1024 items run as one tile of 4 items a thread, up to 2048 of 8, and floats
 //! up to 4096 of 16: the same bits as those tiles run as full tiles (the rows' own 256x32 and 256x16
-//! tiles would associate the floats otherwise), on each side of every step.
+//! tiles would associate the floats otherwise), at each step's ends. (Doubles of 2049..4096 items
+//! take row_8's own full tile: there the test compares the row with itself.)
 TEST(NativeDeterminism, SingleTilesOfFewItemsUpTo4096Items) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{1024}}) {

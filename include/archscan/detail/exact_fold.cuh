@@ -44,13 +44,16 @@ constexpr bool exact_functor() {
   }
 }
 
-//! Whether folding accumulators `T` with the dispatch's operator `Op` (`callable<F>`, or for by-key
-//! items `segmented_op<callable<F>>` over keyed<V>) gives the same bits under any association that
-//! keeps the operands in order. Only then may a deterministic fold change its association.
+//! Whether folding accumulators `T` with the dispatch's operator `Op` gives the same bits under any
+//! association that keeps the operands in order. Only then may a deterministic fold change its
+//! association. The dispatch holds `callable<F>` (thrust/run_scan.cuh), for by-key items
+//! `callable<segmented_op<callable<F>>>` over keyed<V>: segmented_op is exactly associative where F
+//! is.
 template <class Op, class T>
 inline constexpr bool associates_exactly = false;
 template <class F, class T>
-inline constexpr bool associates_exactly<callable<F>, T> = exact_functor<std::remove_cv_t<F>, T>();
+inline constexpr bool associates_exactly<callable<F>, T> =
+    exact_functor<std::remove_cv_t<F>, T>() || associates_exactly<std::remove_cv_t<F>, T>;
 template <class F, class V>
 inline constexpr bool associates_exactly<segmented_op<callable<F>>, keyed<V>> =
     exact_functor<std::remove_cv_t<F>, V>();

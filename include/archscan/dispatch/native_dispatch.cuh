@@ -18,7 +18,8 @@
 //! sm_90 on, with Tuning::dependent_launch, the reset is a kernel of ours and the scan its
 //! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
 //! then the scan. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
-//! (`segment_lookback`), so they give the same bits, and the tiles themselves depend only on n and
+//! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh,
+//! as a tree), so they give the same bits, and the tiles themselves depend only on n and
 //! the row: the association of every result is a function of n and the row, the same on every run
 //! and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
 //! segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
@@ -175,7 +176,7 @@ struct family_dispatch<native_family> {
   //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
   //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
   //! type alone). Compiled only then. The launch tells the full, small and large tiles apart by size,
-  //! and the single tile by its route and size.
+  //! and the single tiles by their route and size.
   template <class Tuning, class Hooks, class Problem>
   static constexpr bool has_large_tiles =
       large_of<Tuning, Problem>::present &&

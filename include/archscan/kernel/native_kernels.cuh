@@ -20,7 +20,8 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 //! Whether tiles' aggregates are folded strictly in order by the segmented look-back (bitwise
 //! deterministic for every operator), or, under the tree_fold hook, as turing's windowed tree: what
 //! the order costs. Operators exact under any association (integer sums, minima, maxima, bitwise)
-//! take the ordered walk too: with 8192-item tiles it outran the tree (perf/NOTES.md).
+//! take the ordered walk in the look-back and a cluster too (with 8192-item tiles it outran the
+//! tree), and the tree in a wave (fewer steps in a row): the same bits either way.
 template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 

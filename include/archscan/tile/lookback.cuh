@@ -230,25 +230,28 @@ struct segment_lookback {
       }
       maybe<T> acc     = seed;
       const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
-      const auto step  = [&](const T& u) { acc = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
+      const auto chain = [&](const T& u) { acc = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
       if constexpr (unrolled) {
         // A chunk's shuffles do not depend on the chain, so they are in flight together and a step
-        // costs the operator's latency alone; chunks, not all 32 lanes, since a small wave or a
-        // cluster folds one or two.
-        constexpr int chunk = 8;
+        // costs the operator's latency alone. Chunks of 8 (4 for 16-byte accumulators: registers
+        // the tile's items still hold), each shuffle only where needed: a small wave or a cluster
+        // folds one or two. `folded` is the warp's, so every lane takes the same shuffles.
+        constexpr int chunk = sizeof(T) <= 8 ? 8 : 4;
 #pragma unroll 1
         for (int l0 = 0; l0 < folded; l0 += chunk) {
           T u[chunk];
 #pragma unroll
-          for (int k = 0; k < chunk; ++k) u[k] = warp::shfl_idx(r, (l0 + k) % warp::threads);
+          for (int k = 0; k < chunk; ++k) {
+            if (l0 + k < folded) u[k] = warp::shfl_idx(r, l0 + k);
+          }
 #pragma unroll
           for (int k = 0; k < chunk; ++k) {
-            if (l0 + k < folded) step(u[k]);
+            if (l0 + k < folded) chain(u[k]);
           }
         }
       } else {
 #pragma unroll 1
-        for (int l = 0; l < folded; ++l) step(warp::shfl_idx(r, l));
+        for (int l = 0; l < folded; ++l) chain(warp::shfl_idx(r, l));
       }
       return acc;
     }

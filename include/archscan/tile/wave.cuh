@@ -14,7 +14,8 @@
 //! launch guarantees (dispatch/turing_dispatch.cuh); a grid that does not fit takes the look-back instead.
 //! Determinism: the fold's association depends only on the tile count, so results are the same from
 //! run to run, floating point included. (The native family folds a wave as its look-back does,
-//! tile/lookback.cuh `segment_lookback`, so that the route does not change the bits either.)
+//! tile/lookback.cuh `segment_lookback`, so that the route does not change the bits either; an
+//! operator exact under any association takes exclusive_prefix below, the same bits.)
 
 #include <cstdint>
 
