@@ -233,10 +233,10 @@ struct segment_lookback {
       const auto chain = [&](const T& u) { acc = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
       if constexpr (unrolled) {
         // A chunk's shuffles do not depend on the chain, so they are in flight together and a step
-        // costs the operator's latency alone. Chunks of 8 (4 for 16-byte accumulators: registers
-        // the tile's items still hold), each shuffle only where needed: a small wave or a cluster
-        // folds one or two. `folded` is the warp's, so every lane takes the same shuffles.
-        constexpr int chunk = sizeof(T) <= 8 ? 8 : 4;
+        // costs the operator's latency alone. Chunks of 4 (the tile's items still hold registers:
+        // a chunk's values must not push them out), each shuffle only where needed: a small wave or
+        // a cluster folds one or two. `folded` is the warp's, so every lane takes the same shuffles.
+        constexpr int chunk = 4;
 #pragma unroll 1
         for (int l0 = 0; l0 < folded; l0 += chunk) {
           T u[chunk];
