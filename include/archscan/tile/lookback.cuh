@@ -230,28 +230,10 @@ struct segment_lookback {
       }
       maybe<T> acc     = seed;
       const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
-      const auto chain = [&](const T& u) { acc = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
-      if constexpr (unrolled) {
-        // A chunk's shuffles do not depend on the chain, so they are in flight together and a step
-        // costs the operator's latency alone. Chunks of 4 (the tile's items still hold registers:
-        // a chunk's values must not push them out), each shuffle only where needed: a small wave or
-        // a cluster folds one or two. `folded` is the warp's, so every lane takes the same shuffles.
-        constexpr int chunk = 4;
 #pragma unroll 1
-        for (int l0 = 0; l0 < folded; l0 += chunk) {
-          T u[chunk];
-#pragma unroll
-          for (int k = 0; k < chunk; ++k) {
-            if (l0 + k < folded) u[k] = warp::shfl_idx(r, l0 + k);
-          }
-#pragma unroll
-          for (int k = 0; k < chunk; ++k) {
-            if (l0 + k < folded) chain(u[k]);
-          }
-        }
-      } else {
-#pragma unroll 1
-        for (int l = 0; l < folded; ++l) chain(warp::shfl_idx(r, l));
+      for (int l = 0; l < folded; ++l) {
+        const T u = warp::shfl_idx(r, l);
+        acc       = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
       }
       return acc;
     }
