@@ -86,9 +86,9 @@ print("| scan | points | median | max | above 1.03 | above 1.05 |\n| --- | ---: 
 costs = {}
 for key, c in cases.items():
     alg, typ, n, who = key.split("/")[:4]
-    t = cases.get(f"{alg}/{typ}/{n}/{tree}")
+    t = get(alg, typ, n, tree)
     if who == impl and t:
-        costs.setdefault(alg, []).append(c["median_us"] / t["median_us"])
+        costs.setdefault(alg, []).append(c["median_us"] / t)
 every = []
 for alg in sorted(costs):
     r = sorted(costs[alg])

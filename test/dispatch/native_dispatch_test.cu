@@ -238,6 +238,12 @@ struct four_item_tiles : archscan::native_tuning {
   };
 };
 
+//! The first single tile of native's row for problem type `P`: the ladder's smallest.
+template <class P>
+using first_single_tile = archscan::dispatch::family_dispatch<archscan::native_family>::tile_of<
+    archscan::native_tuning, archscan::no_hooks, P,
+    archscan::dispatch::family_dispatch<archscan::native_family>::single_of<archscan::native_tuning, P>::items_per_thread>;
+
 TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   // Problems of at most 1024 items run as one tile of 4 items a thread (8 for 16-byte items, 128
   // threads), larger ones as the next step of the ladder that covers them (float: 256x8, 256x16;
@@ -251,11 +257,11 @@ TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
                                                archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
                                                false>;
   static_assert(native::has_single_tiles<native_tuning, no_hooks, doubles>);
-  static_assert(native::single_tile<native_tuning, no_hooks, doubles>::tile_items == 1024);
+  static_assert(first_single_tile<doubles>::tile_items == 1024);
   static_assert(native::has_single_tiles<native_tuning, no_hooks, wides>);
-  static_assert(native::single_tile<native_tuning, no_hooks, wides>::tile_items == 1024);
+  static_assert(first_single_tile<wides>::tile_items == 1024);
   static_assert(native::has_single_tiles<native_tuning, no_hooks, keyed_problem<int>>);
-  static_assert(native::single_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 1024);
+  static_assert(first_single_tile<keyed_problem<int>>::tile_items == 1024);
   // The ladders: every step below the full tile, none at or past it.
   using floats = archscan::detail::scan_problem<const float*, float*, float, archscan::detail::identity_finish,
                                                 archscan::detail::identity_finish,

@@ -149,8 +149,6 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Problem>
   using single_of = detail::single_tiles<row_of<Tuning, Problem>>;
   template <class Tuning, class Hooks, class Problem>
-  using single_tile = tile_of<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>;
-  template <class Tuning, class Hooks, class Problem>
   using large_tile = tile_of<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>;
   //! Whether small tiles are ever taken (their kernels are compiled only then).
   template <class Tuning, class Hooks, class Problem>
