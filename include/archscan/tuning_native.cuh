@@ -4,10 +4,9 @@
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
 //! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile
-//! aggregates are folded in one association whoever folds them (trees within segments of 32 tiles,
-//! the segments left to right), and the wave, the cluster and the look-back fold the same way (a wave
-//! of an operator exact under any association folds as it likes: the same bits), so the route the
-//! device allows does not matter.
+//! aggregates are folded left to right whoever folds them, and the wave and the look-back fold the
+//! same way (a wave of an operator exact under any association folds as a tree: the same bits), so
+//! the route the device allows does not matter.
 
 #include <cstddef>
 #include <cstdint>

@@ -510,10 +510,10 @@ std::vector<int> long_key_runs(std::int64_t n, std::int64_t span, std::uint64_t 
 }
 
 //! Tile aggregates that do not restart, or whose segment starts only because the tile before ends
-//! one: the look-back's by-key folds start at the last segment start (tile/lookback.cuh, own_scan
+//! one: the look-back's by-key folds start at the last segment start (tile/lookback.cuh, fold_lanes
 //! over a segment's tiles, and the segment states' walk over segment ends), the wave's fold of the
-//! same tiles from the first. Floating-point sums: the same bits only if both combine exactly the
-//! same operands in the same association.
+//! same tiles lane by lane. Floating-point sums: the same bits only if both fold exactly the same
+//! operands in the same order.
 TEST(NativeDeterminism, ByKeyRunsLongerThanTilesGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   constexpr std::int64_t tile = 4096, segment = 32 * tile;

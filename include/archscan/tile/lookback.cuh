@@ -120,17 +120,10 @@ struct window_lookback {
 //! so results are the same bits on every run and every GPU (timing, occupancy and SM count do not
 //! enter), floating point included. Tiles form segments of 32. With a_t the aggregate of tile t:
 //!
-//!   R_k       = the tree of a_32k .. a_32k+31              pairs, then pairs of pairs, in order
-//!                                                         (warp::tree_reduce, a lane a tile)
+//!   R_k       = ((a_32k + a_32k+1) + ...) + a_32k+31      the segment's aggregates, left to right
 //!   P_0       = the seed (or nothing); P_k+1 = P_k + R_k   the prefix before segment k+1
-//!   prefix(t) = P_s + E_j                                 t = 32s + j; E_j: a_32s .. a_t-1 as the
-//!                                                         warp's inclusive scan folds them at lane
-//!                                                         j - 1 (warp::inclusive_scan; none for j = 0)
-//!
-//! The trees, not left folds, inside a segment: a segment's 32 aggregates fold in 5 steps in a row,
-//! not 31, wherever they are folded (a wave or a cluster folds every segment before a tile, the
-//! look-back a segment's own tiles). The scan's lane 31 is the tree itself (warp::tree_reduce), so
-//! the last tile's R_s and a later tile's fold of the same segment agree bit for bit.
+//!   prefix(t) = P_s + (((a_32s + ...) + a_t-1))           t = 32s + j: P_s, then the segment's
+//!                                                         tiles before t, left to right
 //!
 //! Every tile publishes its aggregate in its own state. Two walks find P_s, both the same left fold
 //! from the seed, so the same bits; the tuning chooses by the accumulator (`chained`):
@@ -184,36 +177,80 @@ struct segment_lookback {
     }
   }
 
-  //! The same prefix from every tile's aggregate, all stored (a wave after its grid barrier, a
-  //! cluster's blocks), bit for bit: `aggregate(i)` returns tile i's (i < tile). Lane l folds segment l
-  //! (of each 32) as its tree, alone (`lane_tree`: 5 steps in a row); the R are combined onto the seed
-  //! in order; then the own segment's scan up to the tile, a lane a tile. `OneSegment`: tile < 32
-  //! always (a cluster), no segment before the own.
-  template <bool OneSegment = false, class Aggregate, class Op>
+  //! The same prefix from every tile's aggregate, all stored (a wave after its grid barrier), bit for
+  //! bit: `aggregate(i)` returns tile i's (from global memory, or a copy staged in shared memory).
+  //! Lane l folds segment l of each 32 (its aggregates in order), and lane s this tile's own segment
+  //! as far as the tile; then the segments are combined onto the seed in order, the own fold last.
+  template <class Aggregate, class Op>
   __device__ static detail::maybe<T> exclusive_prefix_of(Aggregate aggregate, std::int64_t tile,
                                                          const detail::maybe<T>& seed, Op op) {
     using detail::maybe;
     const int lane       = warp::lane_id();
     const std::int64_t s = tile / segment;
     const int j          = static_cast<int>(tile % segment);
-    maybe<T> acc = seed;
-    if constexpr (!OneSegment) {
-      for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
-        const T r       = k0 + lane < s ? lane_tree(aggregate, (k0 + lane) * segment, op) : T{};
-        const int count = s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads;
+    if (s < warp::threads) {
+      // One pass: lane l < s folds segment l, lane s the j aggregates of this tile's own segment,
+      // all at once; then the seed, R_0 .. R_s-1 and (for j > 0) the own fold, one after another:
+      // the association of the code below, with one chain of folds instead of two.
+      // Each fold stops at its own end: tile 1 of a cluster folds one aggregate, not 31 with the
+      // rest masked (a chain of 31 latencies of a slow operator such as the by-key 2x2 product).
+      // Small accumulators step as far as the warp's longest fold: whole segments unrolled by 8,
+      // the loads of a group in flight at once; shorter folds (s = 0) in chunks of 8 loads, the
+      // steps past the end predicated off.
+      const int count          = lane < s ? segment : lane == s ? j : 0;
+      const std::int64_t first = static_cast<std::int64_t>(lane) * segment;
+      T r{};
+      if (count > 0) {
+        r = aggregate(first);
+        if constexpr (unrolled) {
+          // Computed, then selected: a branch around the step (the by-key operator branches too)
+          // measured up to 17% slower.
+          const auto step = [&](int i, const T& v) {
+            const T next = static_cast<T>(op(r, v));
+            r            = i < count ? next : r;
+          };
+          if (s > 0) {
+#pragma unroll 8
+            for (int i = 1; i < segment; ++i) step(i, aggregate(first + (i < count ? i : 0)));
+          } else {
+            constexpr int chunk = 8;
 #pragma unroll 1
-        for (int l = 0; l < count; ++l) {
-          const T u = warp::shfl_idx(r, l);
-          acc       = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
+            for (int c = 1; c < j; c += chunk) {
+              T v[chunk];
+#pragma unroll
+              for (int k = 0; k < chunk; ++k) v[k] = aggregate(first + (c + k < count ? c + k : 0));
+#pragma unroll
+              for (int k = 0; k < chunk; ++k) step(c + k, v[k]);
+            }
+          }
+        } else {
+#pragma unroll 1
+          for (int i = 1; i < count; ++i) r = static_cast<T>(op(r, aggregate(first + i)));
         }
       }
+      maybe<T> acc     = seed;
+      const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
+#pragma unroll 1
+      for (int l = 0; l < folded; ++l) {
+        const T u = warp::shfl_idx(r, l);
+        acc       = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
+      }
+      return acc;
     }
-    if (j == 0) return acc;
-    // Lanes from j on read the own segment's first aggregate (a real one, which the scan's lane j - 1
-    // does not read).
-    const T mine = aggregate(s * segment + (lane < j ? lane : 0));
-    const T own  = warp::shfl_idx(warp::inclusive_scan<rolled>(mine, op), j - 1);
-    return maybe<T>{acc.valid ? static_cast<T>(op(acc.value, own)) : own, 1};
+    const T mine         = lane < j ? aggregate(s * segment + lane) : T{};
+    const maybe<T> own   = fold_lanes(mine, j, op);
+    maybe<T> base        = seed;
+    for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
+      const std::int64_t k = k0 + lane;
+      T r{};
+      if (k < s) {
+        r = aggregate(k * segment);
+#pragma unroll(unrolled ? 8 : 1)
+        for (int i = 1; i < segment; ++i) r = static_cast<T>(op(r, aggregate(k * segment + i)));
+      }
+      base = chain_lanes(base, r, s - k0 < warp::threads ? static_cast<int>(s - k0) : warp::threads, op);
+    }
+    return detail::maybe_op<Op>{op}(base, own);
   }
 
  private:
@@ -230,10 +267,10 @@ struct segment_lookback {
     // One round of polls, in flight together, repeated until it suffices: this segment's tiles before
     // this one (lanes < j), the segment before (its last tile holds P_s once published) and, in lane
     // 0, the end of the one before that (P_s-1), from which the segment before folds to P_s.
-    // This segment's aggregates are scanned in the round that finds them all published, and polled
-    // no more: they come before P_s, so a segment's last tile has R_s when P_s arrives, and the chain
-    // pays two operations per segment.
-    T own_v{}, prev_v{}, older_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) own_scan's lane l
+    // This segment's aggregates are folded in the round that finds them all published, and polled no
+    // more: they come before P_s, so a segment's last tile has them folded when P_s arrives, and the
+    // chain pays two operations per segment.
+    T own_v{}, prev_v{}, older_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
     bool own_done = false, has_p_s = false, has_p_older = false, walk_further = false;
     backoff<Config> b;
     for (;;) {
@@ -245,7 +282,7 @@ struct segment_lookback {
       has_p_s     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
       has_p_older = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
       if (!own_done && own_invalid == 0) {  // uniform: a ballot
-        own_v    = own_scan(own_v, j, aggregate, 0u, op);
+        own_v    = fold_lanes(own_v, j, op).value;
         own_done = true;
       }
       if (own_done && (s == 0 || has_p_s)) break;
@@ -255,8 +292,8 @@ struct segment_lookback {
       }
       b.wait();
     }
-    const maybe<T> own{j > 0 ? warp::shfl_idx(own_v, j - 1) : own_v, j > 0 ? 1 : 0};  // E_j (uniform j)
-    maybe<T> base = seed;                                                             // P_s
+    const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
+    maybe<T> base = seed;                      // P_s
     if (s >= 1) {
       if (has_p_s) {
         base = maybe<T>{warp::shfl_idx(prev_v, segment - 1), 1};
@@ -264,11 +301,12 @@ struct segment_lookback {
         const maybe<T> before = s == 1          ? seed
                                 : walk_further ? chain_walk_back(st, s - 1, seed, op)
                                                : maybe<T>{warp::shfl_idx(older_v, 0), 1};
-        base = combine(before, maybe<T>{warp::tree_reduce<rolled>(prev_v, op), 1});  // R_s-1
+        base = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
       }
     }
-    if (j == segment - 1 && lane == segment - 1) {  // P_s+1 = P_s + R_s: lane 31 holds R_s
-      st.publish(tile, status_prefix, combine(base, maybe<T>{own_v, 1}).value);
+    if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
+      const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
+      st.publish(tile, status_prefix, combine(base, whole).value);
     }
     return combine(base, own);
   }
@@ -297,14 +335,14 @@ struct segment_lookback {
     // file's comment), and rarely late.
     // By-key items may start a fold at a cut (`cut_lanes`) as they may at a P: the latest published
     // cut with every state after it published suffices, and a cut among the own tiles makes P_s
-    // unneeded. Same bits: the scan from a cut is the scan from the start (own_scan).
-    // This segment's aggregates are scanned in the round that finds them all (or a cut and all after
+    // unneeded. Same bits: the fold from a cut is the fold from the start.
+    // This segment's aggregates are folded in the round that finds them all (or a cut and all after
     // it), and polled no more: for a segment's last tile that is when R_s can be published.
     const std::int64_t k       = s - segment + lane;  // this lane's segment in the window of ends
     const bool live            = k >= 0;
     const unsigned live_lanes  = __ballot_sync(warp::full_mask, live);
     const unsigned own_lanes   = (1u << j) - 1u;      // j < 32
-    T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) own_scan's lane l
+    T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
     bool own_done = j == 0;
     bool own_cut  = false;  // the own fold starts at a cut, whatever P_s
     int latest      = -1;     // the end a fold of P_s starts from (P or cut), -1 for the seed
@@ -319,10 +357,12 @@ struct segment_lookback {
       if (!own_done) {  // uniform
         const unsigned cuts = cut_lanes(own_v, own_lanes & above(own_invalid));
         if (own_invalid == 0 || cuts != 0) {
-          own_v    = own_scan(own_v, j, aggregate, cuts, op);
+          own_v    = fold_lanes_from(own_v, j, op, cuts).value;
           own_cut  = cuts != 0;
           own_done = true;
-          if (j == segment - 1 && lane == segment - 1) st.publish(tiles + s, status_aggregate, own_v);  // R_s
+          if (j == segment - 1 && lane == 0) {
+            st.publish(tiles + s, status_aggregate, static_cast<T>(op(own_v, aggregate)));
+          }
         }
       }
       const unsigned anchors = (prefixes | cut_lanes(end_v, live_lanes & ~missing)) & above(missing);
@@ -331,7 +371,7 @@ struct segment_lookback {
       if (own_done && (own_cut || latest >= 0 || (missing == 0 && s <= segment))) break;
       b.wait();
     }
-    const maybe<T> own{j > 0 ? warp::shfl_idx(own_v, j - 1) : own_v, j > 0 ? 1 : 0};  // E_j (uniform j)
+    const maybe<T> own{own_v, j > 0 ? 1 : 0};  // a_32s + ... + a_t-1
     // P_s: from the latest anchor (or the seed), then the R of each end after it, in order. Not
     // needed where the own fold starts at a cut: op(P_s, own) is own.
     maybe<T> base{T{}, 0};
@@ -342,8 +382,9 @@ struct segment_lookback {
       // Rolled: the segments after the anchor are few, and unrolled shuffles cost the tile registers.
       for (int l = first; l < segment; ++l) base = combine(base, maybe<T>{warp::shfl_idx(end_v, l), 1});
     }
-    if (j == segment - 1 && lane == segment - 1) {  // P_s+1 = P_s + R_s: lane 31 holds R_s
-      st.publish(tiles + s, status_prefix, combine(base, maybe<T>{own_v, 1}).value);
+    if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
+      const maybe<T> whole{static_cast<T>(op(own.value, aggregate)), 1};
+      st.publish(tiles + s, status_prefix, combine(base, whole).value);
     }
     return combine(base, own);
   }
@@ -352,7 +393,7 @@ struct segment_lookback {
   //! when the lanes in `lanes` have not published.
   __device__ static unsigned above(unsigned lanes) { return lanes == 0 ? ~0u : ~(~0u >> __clz(lanes)); }
 
-  //! The lanes among `lanes` from which a fold of `v` may start, bit for bit: for by-key items,
+  //! The lanes among `lanes` from which a left fold of `v` may start, bit for bit: for by-key items,
   //! where a segment starts (lane m's run restarts, or lane m - 1's closes), since op(x, a_m) is then
   //! a_m with its restarts flag set whatever x (detail/keyed.cuh); none for other accumulators.
   __device__ static unsigned cut_lanes(const T& v, unsigned lanes) {
@@ -403,74 +444,53 @@ struct segment_lookback {
       if ((prefix >> (segment - 1)) & 1u) {
         base = maybe<T>{warp::shfl_idx(v, segment - 1), 1};
       } else {
-        base = detail::maybe_op<Op>{op}(base, maybe<T>{warp::tree_reduce<rolled>(v, op), 1});
+        base = detail::maybe_op<Op>{op}(base, maybe<T>{fold_lanes(v, segment, op).value, 1});
       }
     }
     return base;
   }
 
-  //! The tree of the segment's aggregates `aggregate(first)` .. `aggregate(first + 31)` by one lane, a
-  //! chunk at a time: each chunk's loads in flight together, its tree, then a binary counter over the
-  //! chunks (upper[b]: the tree of the last 2^b chunks, waiting for its partner; chunk q's set low
-  //! bits say which trees it closes). Each operation joins two aligned blocks, as warp::tree_reduce's
-  //! do: the same bits. Chunks of up to 32 bytes of loads (fewer where the items of a tile wait in
-  //! registers meanwhile: unrolled whole, 32 loads in flight spilled by-key doubles).
-  static constexpr int chunk        = detail::is_keyed_v<T> ? 2 : sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : sizeof(T) <= 16 ? 2 : 1;
-  static constexpr int chunk_levels = chunk == 8 ? 2 : chunk == 4 ? 3 : chunk == 2 ? 4 : 5;  // log2(32 / chunk)
-  template <class Aggregate, class Op>
-  __device__ static T lane_tree(Aggregate aggregate, std::int64_t first, Op& op) {
-    T upper[chunk_levels];
-    T x{};
-#pragma unroll 1
-    for (int q = 0; q < segment / chunk; ++q) {
-      T v[chunk];
-#pragma unroll
-      for (int i = 0; i < chunk; ++i) v[i] = aggregate(first + q * chunk + i);
-#pragma unroll
-      for (int w = 1; w < chunk; w *= 2) {
-#pragma unroll
-        for (int i = 0; i + w < chunk; i += 2 * w) v[i] = static_cast<T>(op(v[i], v[i + w]));
-      }
-      x     = v[0];
-      int b = 0;  // the level x reaches
-#pragma unroll
-      for (int level = 0; level < chunk_levels; ++level) {
-        if (b == level && ((q >> level) & 1)) {
-          x = static_cast<T>(op(upper[level], x));
-          b = level + 1;
-        }
-      }
-#pragma unroll
-      for (int level = 0; level < chunk_levels; ++level) {
-        if (b == level) upper[level] = x;
-      }
-    }
-    return x;  // the last chunk closed every tree
+  //! Folds of accumulators up to 16 bytes are unrolled: the shuffles do not depend on the fold and
+  //! are in flight together, so the chain is the operator's latency alone. Larger ones loop: unrolled,
+  //! a 1024-byte accumulator's 31 steps of 256 shuffle words each took ptxas minutes per kernel.
+  static constexpr bool unrolled = sizeof(T) <= 16;
+
+  //! Lanes [0, count) of `v` folded left to right (absent for count 0); `count` is the same in
+  //! every lane. By-key items fold from the last cut among them (`cut_lanes`), from lane 0 where
+  //! there is none.
+  template <class Op>
+  __device__ static detail::maybe<T> fold_lanes(const T& v, int count, Op& op) {
+    return fold_lanes_from(v, count, op, cut_lanes(v, count >= warp::threads ? ~0u : (1u << count) - 1u));
   }
 
-  //! By-key items and accumulators of more than 16 bytes scan and reduce across the warp in rolled
-  //! loops: unrolled, their shuffles took the registers of a tile's items (by-key doubles spilled).
-  static constexpr bool rolled = detail::is_keyed_v<T> || sizeof(T) > 16;
-
-  //! The scan of segment s for its tile j: lane l < j holds a_32s+l (by-key items with a cut among
-  //! those: from the last of `cuts` on, the lanes before it unread), lane j takes the tile's own
-  //! aggregate; lane l receives the scan's lane l, so lane j - 1 holds E_j and, for j = 31, lane 31
-  //! R_s. By-key items from a cut: under segmented_op every operation whose right operand holds the
-  //! segment start at lane m drops its left one, so the scan from lane 0 gives the same bits whatever
-  //! the lanes before m hold; they take T{} (not what an unpublished state held), lane m its
-  //! restarts flag (a cut made by lane m - 1's close must survive without lane m - 1).
+  //! The same fold, for by-key items from the last of `cuts` (cut lanes among [0, count), as
+  //! `cut_lanes` finds them; 0: from lane 0): the caller makes sure that every lane the fold reads
+  //! holds its value (all of [0, count), or the last cut and every lane from it to count - 1).
+  //! Other accumulators have no cuts and fold from lane 0.
   template <class Op>
-  __device__ static T own_scan(T v, int j, const T& aggregate, unsigned cuts, Op& op) {
-    const int lane = warp::lane_id();
-    if (lane == j) v = aggregate;
+  __device__ static detail::maybe<T> fold_lanes_from(const T& v, int count, Op& op, unsigned cuts) {
+    static_assert(!detail::is_keyed_v<T> || detail::is_segmented_op_v<Op>, "by-key items fold under segmented_op");
     if constexpr (detail::is_keyed_v<T>) {
-      if (cuts != 0) {
-        const int m = 31 - __clz(cuts);
-        if (lane < m) v = T{};
-        if (lane == m) v = from_cut(v);
-      }
+      // From the last cut: a few steps at most where tiles hold segment starts, instead of count - 1.
+      const int m = cuts != 0 ? 31 - __clz(cuts) : 0;
+      T acc       = warp::shfl_idx(v, m);
+      if (cuts != 0) acc = from_cut(acc);
+#pragma unroll 1
+      for (int l = m + 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
+      return detail::maybe<T>{acc, count > 0 ? 1 : 0};
     }
-    return warp::inclusive_scan<rolled>(v, op);
+    T acc = warp::shfl_idx(v, 0);
+    if constexpr (unrolled) {
+#pragma unroll
+      for (int l = 1; l < warp::threads; ++l) {
+        const T u = warp::shfl_idx(v, l);
+        if (l < count) acc = static_cast<T>(op(acc, u));
+      }
+    } else {
+#pragma unroll 1
+      for (int l = 1; l < count; ++l) acc = static_cast<T>(op(acc, warp::shfl_idx(v, l)));
+    }
+    return detail::maybe<T>{acc, count > 0 ? 1 : 0};
   }
 
   //! `v` standing for a fold that starts at a cut, whatever came before it: by-key items with their
@@ -479,6 +499,24 @@ struct segment_lookback {
   __device__ static T from_cut(T v) {
     if constexpr (detail::is_keyed_v<T>) v.flags = static_cast<std::uint8_t>(v.flags | T::restarts_bit);
     return v;
+  }
+
+  //! `acc`, then lanes [0, count) of `v` combined onto it in order, one at a time (`count` the same
+  //! in every lane).
+  template <class Op>
+  __device__ static detail::maybe<T> chain_lanes(detail::maybe<T> acc, const T& v, int count, Op& op) {
+    auto step = [&](const T& u) { acc = detail::maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1}; };
+    if constexpr (unrolled) {
+#pragma unroll
+      for (int l = 0; l < warp::threads; ++l) {
+        const T u = warp::shfl_idx(v, l);
+        if (l < count) step(u);
+      }
+    } else {
+#pragma unroll 1
+      for (int l = 0; l < count; ++l) step(warp::shfl_idx(v, l));
+    }
+    return acc;
   }
 };
 

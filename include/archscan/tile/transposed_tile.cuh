@@ -188,9 +188,9 @@ struct transposed_tile {
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
-  //! An ordered wave (wave_prefix) stages the aggregates before a tile in the exchange regions when
-  //! they fit: aggregate i in slot i + i / 32, so that lane l reading item i of segment l meets a
-  //! bank of its own. 0 without exchange regions.
+  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates before a tile
+  //! in the exchange regions when they fit: aggregate i in slot i + i / 32, so that lane l reading
+  //! item i of segment l meets a bank of its own. 0 without exchange regions.
   static constexpr std::int64_t staged_aggregates =
       transposes ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) * 32 / 33 : 0;
   __device__ static std::int64_t staged_slot(std::int64_t i) { return i + i / 32; }
@@ -749,23 +749,30 @@ struct transposed_tile {
   }
 
   //! One cluster (tile/cluster.cuh): the aggregate in this block's prefix slot, a cluster barrier,
-  //! warp 0 reads the predecessors' slots (a remote load a lane, all in flight) and folds them, a
-  //! second barrier ends every read of this block's slot, which then takes the prefix.
+  //! the predecessors' slots read, a second barrier ends every read of this block's slot, which then
+  //! takes the prefix. The reads are staged as a wave stages its aggregates (one remote load a
+  //! thread, all in flight at once) where the exchange regions hold them: folded remotely, lane 0's
+  //! loads of up to 24-byte slots went one after another.
   __device__ static void cluster_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s) {
-    static_assert(Tuning::cluster_max_tiles <= segment_tiles, "a cluster's tiles are one segment");
     if (threadIdx.x == 0) {
       hooks::starve(tile);
       *s.tile_prefix = aggregate;
     }
     cluster_exchange::barrier();
-    const T* slot = s.tile_prefix;
-    T prefix{};
-    if (tile > 0 && threadIdx.x < 32) {
-      const auto remote = [&](std::int64_t i) { return cluster_exchange::read(slot, static_cast<unsigned>(i)); };
-      prefix = segment_lookback<T, Tuning>::template exclusive_prefix_of<true>(remote, tile, p.seed_maybe(), p.op).value;
+    const T* slot     = s.tile_prefix;
+    const auto remote = [&](std::int64_t i) { return cluster_exchange::read(slot, static_cast<unsigned>(i)); };
+    if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
+      stage_aggregates(tile, s, remote);
+      cluster_exchange::barrier();  // also makes the staged copies visible to warp 0
+      fold_staged(p, tile, s);
+    } else {
+      T prefix{};
+      if (tile > 0 && threadIdx.x < 32) {
+        prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(remote, tile, p.seed_maybe(), p.op).value;
+      }
+      cluster_exchange::barrier();
+      if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
     }
-    cluster_exchange::barrier();
-    if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
     __syncthreads();
   }
 

@@ -39,12 +39,6 @@ __device__ __forceinline__ T shfl_up(const T& v, int delta) {
   return detail::shuffle_words(v, [delta](auto w) { return __shfl_up_sync(full_mask, w, delta); });
 }
 
-//! The value of lane (lane ^ `mask`).
-template <class T>
-__device__ __forceinline__ T shfl_xor(const T& v, int mask) {
-  return detail::shuffle_words(v, [mask](auto w) { return __shfl_xor_sync(full_mask, w, mask); });
-}
-
 //! The value of lane `src`.
 template <class T>
 __device__ __forceinline__ T shfl_idx(const T& v, int src) {
@@ -52,31 +46,13 @@ __device__ __forceinline__ T shfl_idx(const T& v, int src) {
 }
 
 //! Inclusive scan across the warp, in lane order (lane 0's value leftmost): log2(32) shuffle steps.
-//! `Rolled`: a loop of them, not unrolled (wide values, whose unrolled shuffles take registers).
-template <bool Rolled = false, class T, class Op>
+template <class T, class Op>
 __device__ __forceinline__ T inclusive_scan(T v, Op op) {
   const int lane = lane_id();
-#pragma unroll(Rolled ? 1 : 5)
+#pragma unroll
   for (int d = 1; d < threads; d *= 2) {
     const T left = shfl_up(v, d);
-    if (lane >= d) v = static_cast<T>(op(left, v));
-  }
-  return v;
-}
-
-//! The fold of the warp's 32 values in lane order as a balanced binary tree (lanes in pairs, then
-//! pairs of pairs, each operation's operands in lane order), returned to every lane: log2(32) shuffle
-//! steps. Bit for bit lane 31's result of inclusive_scan, whose last lane folds this same tree (at
-//! step d it takes the aligned block of d lanes before its own), so either gives a warp's total.
-//! `Rolled` as for inclusive_scan.
-template <bool Rolled = false, class T, class Op>
-__device__ __forceinline__ T tree_reduce(T v, Op op) {
-  const int lane = lane_id();
-#pragma unroll(Rolled ? 1 : 5)
-  for (int d = 1; d < threads; d *= 2) {
-    const T other    = shfl_xor(v, d);
-    const bool upper = (lane & d) != 0;  // this lane's block is the right operand
-    v                = static_cast<T>(op(upper ? other : v, upper ? v : other));
+    if (lane >= d) v = op(left, v);
   }
   return v;
 }
