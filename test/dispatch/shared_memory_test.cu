@@ -2,10 +2,20 @@
 // without asking: the blelloch and turing dispatches opt in (dispatch/family.cuh, opt_in_dynamic_smem)
 // and the scan must still be right, or, on a device that cannot give that much, throw
 // thrust::system_error naming shared memory. kepler keeps its tiles in registers and never opts in.
+// The accumulator, `wide`, is in shared_memory_wide.cuh.
 //
-// The accumulator is 160 bytes: 39 running sums and a "first item" field, so the operator is
-// associative and not commutative. turing tiles of it take ~62 KiB (128 threads x 3 items), blelloch
-// blocks ~160 KiB (1024 items).
+// KernelCopiesOfTwoUnits: this program has a second translation unit, shared_memory_other_unit.cu,
+// linked first. Both units scan `wide` with blelloch, with different problems that share the
+// kernel of blelloch's block-sums level. Each unit holds its own copy of that kernel (nvcc 13's
+// internal stubs for __global__ templates), while the linker keeps the other unit's copy of the host
+// function that launches it. A dispatch that sets the shared-memory attribute in its plan, not
+// where it launches, sets it on this unit's copy and launches the other's: cudaErrorInvalidValue.
+//
+// PlanHereLaunchThere_*: the same at dispatch scope, for each family that sets attributes. This unit
+// makes the plan (and configures its copies of the kernels), the other unit launches it (its
+// copies). turing's tiles of `wide` need the shared-memory opt-in on every route (one tile, a wave, the
+// look-back); blelloch's blocks too; native's cluster of more than 8 blocks needs
+// cudaFuncAttributeNonPortableClusterSizeAllowed, and its wave all the shared memory as carveout.
 
 #include <cstdint>
 #include <string>
@@ -16,41 +26,14 @@
 
 #include <archscan/archscan.cuh>
 
+#include "dispatch/shared_memory_wide.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 
 namespace {
 
 using archscan::test::device_buffer;
-
-constexpr int sums = 39;
-
-struct wide {
-  std::uint32_t sum[sums];
-  std::uint32_t first;  //!< the first item's id in the range: order-sensitive
-};
-
-struct combine {  // a before b
-  __host__ __device__ wide operator()(const wide& a, const wide& b) const {
-    wide r;
-    for (int k = 0; k < sums; ++k) r.sum[k] = a.sum[k] + b.sum[k];
-    r.first = a.first;
-    return r;
-  }
-};
-
-wide item(std::int64_t i) {
-  wide w;
-  for (int k = 0; k < sums; ++k) w.sum[k] = static_cast<std::uint32_t>((i * 2654435761u) >> (k % 24)) + k;
-  w.first = static_cast<std::uint32_t>(i) + 1;
-  return w;
-}
-
-bool same(const wide& x, const wide& y) {
-  for (int k = 0; k < sums; ++k)
-    if (x.sum[k] != y.sum[k]) return false;
-  return x.first == y.first;
-}
+using namespace archscan::test::shared_memory;
 
 int smem_optin_limit() {
   int device = 0, bytes = 0;
@@ -62,8 +45,7 @@ int smem_optin_limit() {
 template <class Policy>
 void check_inclusive_scan(const Policy& policy, const char* name, int tile_smem_estimate) {
   for (const std::int64_t n : {1, 383, 384, 385, 5000, 100'003}) {
-    std::vector<wide> h(n);
-    for (std::int64_t i = 0; i < n; ++i) h[i] = item(i);
+    const std::vector<wide> h = items(n);
     device_buffer<wide> in(h);
     device_buffer<wide> out(n);
     out.poison();
@@ -75,12 +57,7 @@ void check_inclusive_scan(const Policy& policy, const char* name, int tile_smem_
       EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
       return;
     }
-    const std::vector<wide> r = out.to_host();
-    wide acc = h[0];
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (i > 0) acc = combine{}(acc, h[i]);
-      ASSERT_TRUE(same(r[i], acc)) << name << ", n = " << n << ", i = " << i;
-    }
+    ASSERT_EQ(first_wrong(h, out.to_host()), -1) << name << ", n = " << n;
   }
 }
 
@@ -93,6 +70,79 @@ TEST(SharedMemoryOptIn, TuringTilesAbove48KiB) {
 TEST(SharedMemoryOptIn, BlellochBlocksAbove48KiB) {
   ARCHSCAN_REQUIRE_GPU();
   check_inclusive_scan(archscan::blelloch, "blelloch", 168 * 1024);
+}
+
+TEST(SharedMemoryOptIn, KernelCopiesOfTwoUnits) {
+  ARCHSCAN_REQUIRE_GPU();
+  if (smem_optin_limit() < 168 * 1024) GTEST_SKIP() << "the device cannot give a blelloch block of wide items";
+  constexpr std::int64_t n = 5000;  // 5 blelloch blocks, then one of their sums: the shared kernel
+  const std::vector<wide> h = items(n);
+  device_buffer<wide> in(h);
+  device_buffer<wide> out(n);
+  out.poison();
+  thrust::inclusive_scan(archscan::blelloch, in.begin(), in.end(), out.begin(), combine{});  // this unit first
+  EXPECT_EQ(first_wrong(h, out.to_host()), -1) << "this unit: blelloch inclusive";
+  const std::vector<std::vector<wide>> there = scan_in_other_unit(h);
+  ASSERT_EQ(there.size(), 2u);
+  const wide seed = item(-1);
+  EXPECT_EQ(first_wrong(h, there[0], &seed), -1) << "other unit: blelloch exclusive";
+  EXPECT_EQ(first_wrong(h, there[1]), -1) << "other unit: turing inclusive";
+}
+
+//! Plans `p` here with `Family`'s dispatch, launches it in the other unit, and returns the output.
+template <class Family, class Tuning, class Problem, class T>
+std::vector<T> plan_here_launch_there(Problem p, device_buffer<T>& out) {
+  using dispatch = archscan::dispatch::family_dispatch<Family>;
+  const auto plan = dispatch::template plan<Tuning, archscan::no_hooks>(p, archscan::detail::current_device_facts());
+  device_buffer<unsigned char> temp(static_cast<std::int64_t>(plan.temp_bytes));
+  out.poison();
+  p.out = out.get();
+  launch_in_other_unit(p, plan, temp.get());
+  return out.to_host();
+}
+
+template <class Family, class Tuning>
+void check_wide_plan_here_launch_there(const char* name) {
+  for (const std::int64_t n : {300, 5000, 300'007}) {  // turing: one tile, a wave, the look-back
+    const std::vector<wide> h = items(n);
+    device_buffer<wide> in(h);
+    device_buffer<wide> out(n);
+    const std::vector<wide> r = plan_here_launch_there<Family, Tuning>(
+        wide_problem{in.get(), nullptr, n, combine{}, {}, wide{}, {}}, out);
+    ASSERT_EQ(first_wrong(h, r), -1) << name << ", n = " << n;
+  }
+}
+
+TEST(SharedMemoryOptIn, PlanHereLaunchThere_Turing) {
+  ARCHSCAN_REQUIRE_GPU();
+  if (smem_optin_limit() < 64 * 1024) GTEST_SKIP() << "the device cannot give a turing tile of wide items";
+  check_wide_plan_here_launch_there<archscan::turing_family, archscan::turing_tuning>("turing");
+}
+
+TEST(SharedMemoryOptIn, PlanHereLaunchThere_Blelloch) {
+  ARCHSCAN_REQUIRE_GPU();
+  if (smem_optin_limit() < 168 * 1024) GTEST_SKIP() << "the device cannot give a blelloch block of wide items";
+  check_wide_plan_here_launch_there<archscan::blelloch_family, archscan::blelloch_tuning>("blelloch");
+}
+
+TEST(SharedMemoryOptIn, PlanHereLaunchThere_Native) {
+  ARCHSCAN_REQUIRE_GPU();
+  // native's double tiles hold 4096 items: one tile, clusters of 9 and 16 tiles (sm_90 on), a wave, the
+  // look-back. Integer-valued items: every association gives the same bits.
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{9 * 4096 - 5}, std::int64_t{16 * 4096},
+                               std::int64_t{200 * 4096 + 3}, std::int64_t{1} << 23}) {
+    std::vector<double> h(n);
+    for (std::int64_t i = 0; i < n; ++i) h[i] = static_cast<double>((i * 7919) % 1013) - 500.0;
+    device_buffer<double> in(h);
+    device_buffer<double> out(n);
+    const std::vector<double> r = plan_here_launch_there<archscan::native_family, archscan::native_tuning>(
+        double_problem{in.get(), nullptr, n, {}, {}, 0.0, {}}, out);
+    double acc = 0.0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      acc += h[i];
+      ASSERT_EQ(r[i], acc) << "native, n = " << n << ", i = " << i;
+    }
+  }
 }
 
 }  // namespace

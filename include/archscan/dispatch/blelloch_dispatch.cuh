@@ -105,12 +105,13 @@ struct family_dispatch<blelloch_family> {
   }
 
   template <class Tuning, class Hooks, class Problem>
-  static void launch(const Problem& p, const blelloch_plan& pl, void* d_temp, cudaStream_t stream) {
+  static void launch(const Problem& p, const blelloch_plan& pl, const detail::device_facts& facts, void* d_temp,
+                     cudaStream_t stream) {
     auto* temp = static_cast<unsigned char*>(d_temp);
     if (pl.narrowed) {
-      run_level<Tuning, fallback_row_of<Tuning, Problem>>(p, pl, 0, temp, stream);
+      run_level<Tuning, fallback_row_of<Tuning, Problem>>(p, pl, 0, facts, temp, stream);
     } else {
-      run_level<Tuning, row_of<Tuning, Problem>>(p, pl, 0, temp, stream);
+      run_level<Tuning, row_of<Tuning, Problem>>(p, pl, 0, facts, temp, stream);
     }
   }
 
@@ -121,30 +122,28 @@ struct family_dispatch<blelloch_family> {
                                             typename Problem::accum_type, typename Problem::op_type,
                                             detail::identity_finish, detail::scan_kind::inclusive, false>;
 
-  //! The plan for blocks of `Row`, and the shared memory of the kernels it launches.
+  //! The plan for blocks of `Row`. The kernels' shared memory is set where they are launched
+  //! (run_level; dispatch/family.cuh says why).
   template <class Tuning, class Row, class Problem>
   static blelloch_plan plan_for(const Problem& p, const detail::device_facts& facts) {
     const blelloch_plan pl = make_blelloch_plan(p.n, 2 * Row::block_threads, sizeof(typename Problem::accum_type),
                                                 scans_in_output<Tuning, Problem>());
     check_grid(pl.blocks[0], "archscan::blelloch: too many blocks for one grid");
-    const int smem = kernel::blelloch_tile<Tuning, Row, Problem>::smem_bytes;
-    opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, Problem, true>, smem, facts, "archscan::blelloch");
-    if (pl.levels > 1) {
-      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, Problem, false>, smem, facts, "archscan::blelloch");
-      using sums = sums_problem<Problem>;
-      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, sums, true>, smem, facts, "archscan::blelloch");
-      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, sums, false>, smem, facts, "archscan::blelloch");
+    if (kernel::blelloch_tile<Tuning, Row, Problem>::smem_bytes > facts.max_smem_optin) {
+      detail::throw_on_error(cudaErrorInvalidConfiguration,
+                             "archscan::blelloch: accumulator too large for a block's shared memory");
     }
     return pl;
   }
 
   template <class Tuning, class Row, class Problem>
-  static void run_level(const Problem& p, const blelloch_plan& pl, int level, unsigned char* temp,
-                        cudaStream_t stream) {
+  static void run_level(const Problem& p, const blelloch_plan& pl, int level, const detail::device_facts& facts,
+                        unsigned char* temp, cudaStream_t stream) {
     using T           = typename Problem::accum_type;
     const int threads = Row::block_threads;
     const int smem    = kernel::blelloch_tile<Tuning, Row, Problem>::smem_bytes;
     if (pl.blocks[level] <= 1) {
+      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, Problem, true>, smem, facts, "archscan::blelloch");
       kernel::blelloch_scan_blocks<Tuning, Row, Problem, true><<<1, threads, smem, stream>>>(p, nullptr, nullptr);
       detail::throw_on_launch_error("archscan::blelloch: scan_blocks (single block)");
       return;
@@ -158,12 +157,13 @@ struct family_dispatch<blelloch_family> {
     T* sums           = reinterpret_cast<T*>(temp + pl.sums_offset[level]);
     const auto blocks = static_cast<unsigned>(pl.blocks[level]);
 
+    opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, Problem, false>, smem, facts, "archscan::blelloch");
     kernel::blelloch_scan_blocks<Tuning, Row, Problem, false><<<blocks, threads, smem, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: scan_blocks");
 
     // Scan the block sums "in the same manner", in place, inclusively and without a seed.
     run_level<Tuning, Row>(sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}, {}}, pl,
-                           level + 1, temp, stream);
+                           level + 1, facts, temp, stream);
 
     kernel::blelloch_uniform_add<Tuning, Row, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: uniform_add");

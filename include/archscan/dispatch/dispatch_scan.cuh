@@ -26,11 +26,12 @@ void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& proble
   if (problem.n <= 0) return;
   using family            = family_dispatch<typename Tuning::family>;
   using hooks             = hooks_of<Tuning>;
-  const auto plan         = family::template plan<Tuning, hooks>(problem, detail::current_device_facts());
+  const auto facts        = detail::current_device_facts();
+  const auto plan         = family::template plan<Tuning, hooks>(problem, facts);
   const cudaStream_t stream = detail::thrust_internals::stream(policy);
 
   temporary_storage<Derived> storage(policy, plan.temp_bytes);
-  family::template launch<Tuning, hooks>(problem, plan, storage.data(), stream);
+  family::template launch<Tuning, hooks>(problem, plan, facts, storage.data(), stream);
   // Pool storage goes back before a blocking policy's synchronization: its free is ordered after the
   // kernels on the stream, and the call returns as soon as they finish. A user allocator's storage
   // goes back after it (its deallocate need not be stream-ordered).

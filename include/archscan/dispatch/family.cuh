@@ -7,14 +7,25 @@
 //!   static plan_type plan(const Problem&, const detail::device_facts&);
 //!
 //!   template <class Tuning, class Hooks, class Problem>
-//!   static void launch(const Problem&, const plan_type&, void* d_temp, cudaStream_t);
+//!   static void launch(const Problem&, const plan_type&, const detail::device_facts&, void* d_temp,
+//!                      cudaStream_t);
 //!
 //! `plan` makes every decision of the call once: tile shape, path, grid, and the temporary storage
-//! (`plan_type::temp_bytes`) that every path it may take needs. It may configure the kernels it plans
-//! to launch (shared-memory attributes, occupancy queries: host calls, cached per device and kernel)
-//! and throws `thrust::system_error` for a problem it cannot run. `launch` enqueues the planned
-//! kernels on the stream, checks every launch (detail::throw_on_launch_error), never plans again and
-//! never synchronizes. `Problem` is a detail::scan_problem with n > 0; `d_temp` holds `temp_bytes`
+//! (`plan_type::temp_bytes`) that every path it may take needs. It configures the kernels whose
+//! occupancy it asks (shared-memory attributes, occupancy queries: host calls, cached per device and
+//! kernel) and throws `thrust::system_error` for a problem it cannot run. `launch` enqueues the
+//! planned kernels on the stream, checks every launch (detail::throw_on_launch_error), never plans
+//! again and never synchronizes.
+//!
+//! `launch` also configures every kernel it launches, in the function that launches it (the cache
+//! makes that one atomic load after the first call). nvcc 13 gives the host stub of each `__global__`
+//! template instantiation internal linkage (`-static-global-template-stub`, on by default), so a
+//! program whose translation units instantiate the same kernel holds one copy of it per unit, while
+//! the linker keeps one copy of each inline host function. `plan` and `launch` may then come from
+//! different units and name different copies: an attribute set in `plan` need not be on the copy
+//! `launch` starts (test/dispatch/shared_memory_test.cu, KernelCopiesOfTwoUnits).
+//!
+//! `Problem` is a detail::scan_problem with n > 0; `d_temp` holds `temp_bytes`
 //! bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes). `Hooks` are test
 //! and ablation hooks (hooks.cuh), `no_hooks` for every shipped policy.
 
@@ -163,7 +174,9 @@ constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, i
 
 //! Sets kernel `k`'s shared-memory attributes (carveout: a percentage, Tuning::carveout_fit or
 //! Tuning::carveout_unset) and, with `Occupancy`, returns how many of its blocks fit on one
-//! multiprocessor (else 1), once per device and kernel (later calls read the cached answer).
+//! multiprocessor (else 1), once per device and kernel (later calls read the cached answer). `k` names
+//! the copy of the kernel in the calling translation unit, and so does the cache: call it from the
+//! function that launches `k` (see the contract above).
 template <class Tuning, auto k, bool Occupancy>
 int configure_kernel(int threads, int smem, const detail::device_facts& facts,
                      int carveout = Tuning::carveout_percent) {

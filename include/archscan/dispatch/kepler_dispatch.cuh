@@ -85,7 +85,8 @@ struct family_dispatch<kepler_family> {
   }
 
   template <class Tuning, class Hooks, class Problem>
-  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
+  static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts&, void* d_temp,
+                     cudaStream_t stream) {  // no dynamic shared memory, no attribute to set
     using row = row_of<Tuning, Problem>;
     if (pl.tiles.items_per_thread == row::items_per_thread) {
       run<Tuning, Hooks, row::items_per_thread>(p, pl, d_temp, stream);

@@ -203,26 +203,27 @@ struct family_dispatch<native_family> {
   }
 
   template <class Tuning, class Hooks, class Problem>
-  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
+  static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts, void* d_temp,
+                     cudaStream_t stream) {
     using row = row_of<Tuning, Problem>;
     if (pl.route == single_pass_route::single_tile &&
         launch_single_from<Tuning, Hooks, Problem, single_of<Tuning, Problem>::items_per_thread>(p, pl.tiles.tile_items,
-                                                                                                 stream)) {
+                                                                                                 facts, stream)) {
       return;
     }
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
       if (pl.tiles.tile_items == large_tile<Tuning, Hooks, Problem>::tile_items) {
-        launch_with<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>(p, pl, d_temp, stream);
+        launch_with<Tuning, Hooks, Problem, large_of<Tuning, Problem>::items_per_thread>(p, pl, facts, d_temp, stream);
         return;
       }
     }
     if constexpr (has_small_tiles<Tuning, Hooks, Problem>) {
       if (pl.tiles.tile_items == small_tile<Tuning, Hooks, Problem>::tile_items) {
-        launch_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, pl, d_temp, stream);
+        launch_with<Tuning, Hooks, Problem, row::small_items_per_thread>(p, pl, facts, d_temp, stream);
         return;
       }
     }
-    launch_with<Tuning, Hooks, Problem, row::items_per_thread>(p, pl, d_temp, stream);
+    launch_with<Tuning, Hooks, Problem, row::items_per_thread>(p, pl, facts, d_temp, stream);
   }
 
  private:
@@ -243,13 +244,14 @@ struct family_dispatch<native_family> {
   //! Launches the single tile of `Items` per thread or a later step of the ladder whose tile holds
   //! `tile_items` (the plan's); false where none does (the full tile's single route).
   template <class Tuning, class Hooks, class Problem, int Items>
-  static bool launch_single_from(const Problem& p, std::int64_t tile_items, cudaStream_t stream) {
+  static bool launch_single_from(const Problem& p, std::int64_t tile_items, const detail::device_facts& facts,
+                                 cudaStream_t stream) {
     if constexpr (single_step<Tuning, Hooks, Problem, Items>()) {
       if (tile_items == tile_of<Tuning, Hooks, Problem, Items>::tile_items) {
-        launch_single<Tuning, Hooks, Problem, Items>(p, stream);
+        launch_single<Tuning, Hooks, Problem, Items>(p, facts, stream);
         return true;
       }
-      return launch_single_from<Tuning, Hooks, Problem, 2 * Items>(p, tile_items, stream);
+      return launch_single_from<Tuning, Hooks, Problem, 2 * Items>(p, tile_items, facts, stream);
     } else {
       return false;
     }
@@ -294,8 +296,10 @@ struct family_dispatch<native_family> {
 
   //! One block scans the whole problem as one tile of `Items` per thread.
   template <class Tuning, class Hooks, class Problem, int Items>
-  static void launch_single(const Problem& p, cudaStream_t stream) {
+  static void launch_single(const Problem& p, const detail::device_facts& facts, cudaStream_t stream) {
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    configure_kernel<Tuning, kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>, false>(
+        tile_t::threads, tile_t::smem_bytes, facts);
     kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>
         <<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
     detail::throw_on_launch_error("archscan::native: scan_single");
@@ -344,24 +348,28 @@ struct family_dispatch<native_family> {
   }
 
   template <class Tuning, class Hooks, class Problem, int Items>
-  static void launch_with(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
+  static void launch_with(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts,
+                          void* d_temp, cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     if constexpr (Items == row::items_per_thread) {
       if (pl.route == single_pass_route::single_tile) {
-        launch_single<Tuning, Hooks, Problem, Items>(p, stream);
+        launch_single<Tuning, Hooks, Problem, Items>(p, facts, stream);
         return;
       }
     }
     if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
       if (pl.route == single_pass_route::cluster) {
-        launch_cluster<Tuning, Hooks, Problem, Items>(p, pl.tiles.tiles, stream);
+        launch_cluster<Tuning, Hooks, Problem, Items>(p, pl.tiles.tiles, facts, stream);
         return;
       }
     }
-    if (pl.route == single_pass_route::wave && launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, d_temp, stream)) {
+    if (pl.route == single_pass_route::wave &&
+        launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, facts, d_temp, stream)) {
       return;
     }
+    configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, true>(
+        tile_t::threads, tile_t::smem_bytes, facts);
     const auto st = tile_t::state_t::bind(d_temp, pl.states);
     if (pl.dependent_launch) {  // the reset as a kernel of ours, so that the scan may launch during it
       // The scan must be the kernel queued right after the reset: its wait covers that one only.
@@ -430,9 +438,12 @@ struct family_dispatch<native_family> {
 
   //! Every tile in one cluster of `tiles` blocks (plan: at most what cluster_capacity found).
   template <class Tuning, class Hooks, class Problem, int Items>
-  static void launch_cluster(const Problem& p, std::int64_t tiles, cudaStream_t stream) {
+  static void launch_cluster(const Problem& p, std::int64_t tiles, const detail::device_facts& facts,
+                             cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
+        tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);  // this copy's attributes
     const one_cluster launch(static_cast<int>(tiles), tile_t::threads, tile_t::smem_bytes, stream);
     detail::throw_on_error(
         cudaLaunchKernelEx(&launch.config, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>, p),
@@ -444,9 +455,12 @@ struct family_dispatch<native_family> {
   //! of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same tiles, the
   //! same bits).
   template <class Tuning, class Hooks, class Problem, int Items>
-  static bool launch_wave(const Problem& p, const tile_grid& wave, void* d_temp, cudaStream_t stream) {
+  static bool launch_wave(const Problem& p, const tile_grid& wave, const detail::device_facts& facts, void* d_temp,
+                          cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
+        tile_t::threads, tile_t::smem_bytes, facts, 100);
     return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, wave.grid, tile_t::threads,
                               tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
                               static_cast<typename Problem::accum_type*>(d_temp));

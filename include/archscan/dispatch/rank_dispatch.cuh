@@ -213,7 +213,7 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
                 "archscan: ncclAllGather of the ranks' records");
   if (n > 0) {
     seeded.seed_source.d_slots = d_slots;
-    family::template launch<Tuning, hooks>(seeded, seeded_plan, d_temp, stream);
+    family::template launch<Tuning, hooks>(seeded, seeded_plan, facts, d_temp, stream);
   }
   if constexpr (Blocking) {
     std::vector<unsigned char> slots(static_cast<std::size_t>(f.ranks) * slot_bytes);

@@ -165,10 +165,13 @@ struct family_dispatch<turing_family> {
   }
 
   template <class Tuning, class Hooks, class Problem>
-  static void launch(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
+  static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts, void* d_temp,
+                     cudaStream_t stream) {
     using row  = row_of<Tuning, Problem>;
     using full = full_tile<Tuning, Hooks, Problem>;
     if (pl.route == single_pass_route::single_tile) {
+      configure_kernel<Tuning, kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>, false>(
+          full::threads, full::smem_bytes, facts);
       kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>
           <<<1, full::threads, full::smem_bytes, stream>>>(p);
       detail::throw_on_launch_error("archscan::turing: scan_single");
@@ -177,12 +180,14 @@ struct family_dispatch<turing_family> {
     if (pl.route == single_pass_route::wave) {
       const bool launched =
           pl.tiles.items_per_thread == full::items
-              ? launch_wave<Tuning, Hooks, row::items_per_thread>(p, pl.tiles, d_temp, stream)
-              : launch_wave<Tuning, Hooks, row::small_items_per_thread>(p, pl.tiles, d_temp, stream);
+              ? launch_wave<Tuning, Hooks, row::items_per_thread>(p, pl.tiles, facts, d_temp, stream)
+              : launch_wave<Tuning, Hooks, row::small_items_per_thread>(p, pl.tiles, facts, d_temp, stream);
       if (launched) return;
     }
     using state_t = typename full::state_t;
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::turing: resetting tile states");
+    configure_kernel<Tuning, kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
+        full::threads, full::smem_bytes, facts);
     kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>
         <<<static_cast<unsigned>(pl.lookback.grid), full::threads, full::smem_bytes, stream>>>(
             p, state_t::bind(d_temp, pl.states), pl.lookback.tiles, pl.lookback_delay_ns);
@@ -194,9 +199,12 @@ struct family_dispatch<turing_family> {
   //! once. false, with nothing launched, when the driver refuses for lack of room (e.g. fewer SMs under
   //! MPS than the device has): the caller then takes the look-back its plan holds.
   template <class Tuning, class Hooks, int Items, class Problem>
-  static bool launch_wave(const Problem& p, const tile_grid& wave, void* d_temp, cudaStream_t stream) {
+  static bool launch_wave(const Problem& p, const tile_grid& wave, const detail::device_facts& facts, void* d_temp,
+                          cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
+        tile_t::threads, tile_t::smem_bytes, facts, 100);
     return launch_cooperative(kernel::turing_scan_wave<Tuning, row, Hooks, Problem, Items>, wave.grid, tile_t::threads,
                               tile_t::smem_bytes, stream, "archscan::turing: scan_wave", p,
                               static_cast<typename Problem::accum_type*>(d_temp));
