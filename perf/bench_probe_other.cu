@@ -1,5 +1,6 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for floating-point and 16-byte items, plain and by key (by-key shapes: probe_keyed).
+//! beside its variants for floating-point and 16-byte items: plain, inclusive, transforms and by key
+//! (the ordered fold's cases; by-key shapes: probe_keyed).
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
@@ -11,6 +12,8 @@ const registrar registered{9, [] {
   register_type<exclusive_scan_alg, float, probe>();
   register_type<exclusive_scan_alg, double, probe_8byte>();
   register_type<exclusive_scan_alg, mat2x2, probe>();
+  register_type<inclusive_scan_alg, mat2x2, probe>();
+  register_type<transform_inclusive_scan_alg, double, probe_8byte>();
   register_type<exclusive_scan_by_key_alg, float, probe_keyed>();
   register_type<exclusive_scan_by_key_alg, double, probe_keyed>();
   register_type<exclusive_scan_by_key_alg, mat2x2, probe>();

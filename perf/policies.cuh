@@ -88,30 +88,13 @@ struct native_scalar : native_tuning {
   static constexpr bool vector_access = false;
 };
 
-//! The probe's list: native beside what determinism costs, shapes for 16-byte items and turing.
+//! The probe's lists: native beside its tree walk (what determinism costs), the control for a change
+//! to the ordered fold (the A/B of two builds, perf/NOTES.md session 30). Each probe edits these.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_wide<256, 16, 2>, false>>{"archscan::native_w_256x16_nosync", {}},
-                         named_policy<policy<native_wide<128, 16, 4>, false>>{"archscan::native_w_128x16_nosync", {}},
-                         named_policy<policy<native_wide<128, 12, 4>, false>>{"archscan::native_w_128x12_nosync", {}},
-                         named_policy<policy<native_wide<128, 32, 2>, false>>{"archscan::native_w_128x32_nosync", {}},
-                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}});
 }
-
-//! The probe's list for eight-byte items: native beside the tree walk, scalar access, other shapes
-//! and turing (whose row_8 is native's shape with scalar access and the tree walk).
-inline auto probe_8byte_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_scalar, false>>{"archscan::native_scalar_nosync", {}},
-                         named_policy<policy<native_row8<128, 16, 8>, false>>{"archscan::native_r8_128x16_nosync", {}},
-                         named_policy<policy<native_row8<256, 12, 4>, false>>{"archscan::native_r8_256x12_nosync", {}},
-                         named_policy<policy<native_row8<256, 24, 3>, false>>{"archscan::native_r8_256x24_nosync", {}},
-                         named_policy<policy<native_row8<256, 32, 2>, false>>{"archscan::native_r8_256x32_nosync", {}},
-                         named_policy<policy<native_row8<256, 30, 2>, false>>{"archscan::native_r8_256x30_nosync", {}},
-                         named_policy<policy<turing_tuning, false>>{"archscan::turing_nosync", {}});
-}
+inline auto probe_8byte_policies() { return probe_policies(); }
 
 //! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
 //! backoff_max_ns): what the segmented walk's waiting costs by key.
@@ -122,16 +105,7 @@ struct native_waits : native_tuning {
   static constexpr unsigned backoff_max_ns    = BackoffMaxNs;
 };
 
-//! The probe's list for by-key items: native beside the tree walk (what the order costs), other
-//! waits before the first poll, and a shape of its keyed rows (native_keyed, no large tiles) with
-//! 128 registers a thread.
-inline auto probe_keyed_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_waits<0, 200, 512>, false>>{"archscan::native_kd0_nosync", {}},
-                         named_policy<policy<native_waits<3000, 200, 512>, false>>{"archscan::native_kd3000_nosync", {}},
-                         named_policy<policy<native_keyed<256, 16, 2>, false>>{"archscan::native_k_256x16m2_nosync", {}});
-}
+inline auto probe_keyed_policies() { return probe_policies(); }
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
