@@ -27,6 +27,7 @@
 //! the count takes registers that a tile at its register cap may not have to spare.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <archscan/detail/keyed.cuh>
 #include <archscan/detail/maybe.cuh>
@@ -152,6 +153,29 @@ constexpr std::int64_t segment_lookback_states(std::int64_t tiles) {
   return tiles + (tiles + segment_tiles - 1) / segment_tiles;
 }
 
+//! Aggregates kept in segments of `segment_tiles` at a fixed stride: aggregate i at
+//! `base[(i / 32) * stride + i % 32]`. Global memory holds them densely (stride 32); a copy staged in
+//! shared memory pads each segment by one slot (stride 33), so that lane l reading item i of segment
+//! l meets a bank of its own. `segment(k)` is segment k's first.
+//! `Whole`: every segment that holds an aggregate the fold needs is readable to its end (a staged copy
+//! fills the last one's slots past the grid's tiles with real aggregates), so a lane may fold its
+//! whole segment and keep a prefix of it.
+template <class T, bool Whole = false>
+struct segmented_aggregates {
+  const T* base;
+  int stride;
+  __device__ const T* segment(std::int64_t k) const { return base + k * stride; }
+  __device__ T operator()(std::int64_t i) const { return segment(i / segment_tiles)[i % segment_tiles]; }
+};
+template <class A>
+struct is_segmented_aggregates : std::false_type {};
+template <class T, bool Whole>
+struct is_segmented_aggregates<segmented_aggregates<T, Whole>> : std::true_type {};
+template <class A>
+inline constexpr bool whole_segments = false;
+template <class T>
+inline constexpr bool whole_segments<segmented_aggregates<T, true>> = true;
+
 template <class T, class Config>
 struct segment_lookback {
   static constexpr int segment = segment_tiles;
@@ -178,9 +202,11 @@ struct segment_lookback {
   }
 
   //! The same prefix from every tile's aggregate, all stored (a wave after its grid barrier), bit for
-  //! bit: `aggregate(i)` returns tile i's (from global memory, or a copy staged in shared memory).
-  //! Lane l folds segment l of each 32 (its aggregates in order), and lane s this tile's own segment
-  //! as far as the tile; then the segments are combined onto the seed in order, the own fold last.
+  //! bit: `aggregate(i)` returns tile i's (from global memory, or a copy staged in shared memory; a
+  //! `segmented_aggregates` also gives each segment's first, so a lane steps through its segment at
+  //! constant offsets). Lane l folds segment l of each 32 (its aggregates in order), and lane s this
+  //! tile's own segment as far as the tile; then the segments are combined onto the seed in order,
+  //! the own fold last.
   template <class Aggregate, class Op>
   __device__ static detail::maybe<T> exclusive_prefix_of(Aggregate aggregate, std::int64_t tile,
                                                          const detail::maybe<T>& seed, Op op) {
@@ -195,13 +221,24 @@ struct segment_lookback {
       // Each fold stops at its own end: tile 1 of a cluster folds one aggregate, not 31 with the
       // rest masked (a chain of 31 latencies of a slow operator such as the by-key 2x2 product).
       // Small accumulators step as far as the warp's longest fold: whole segments unrolled by 8,
-      // the loads of a group in flight at once; shorter folds (s = 0) in chunks of 8 loads, the
-      // steps past the end predicated off.
+      // the loads of a group in flight at once (where the own segment is readable to its end, its
+      // lane folds it whole too and keeps its part); shorter folds (s = 0) in chunks of 8 loads,
+      // the steps past the end selected off.
       const int count          = lane < s ? segment : lane == s ? j : 0;
       const std::int64_t first = static_cast<std::int64_t>(lane) * segment;
+      // Aggregate i of this lane's segment. From the segment's own first where the accessor gives it:
+      // an index per step formed in 64 bits (and, staged, i + i / 32) cost more issue slots than the
+      // step's operator.
+      const auto at = [&](int i) -> T {
+        if constexpr (is_segmented_aggregates<Aggregate>::value) {
+          return aggregate.segment(count > 0 ? lane : 0)[i];
+        } else {
+          return aggregate(first + i);
+        }
+      };
       T r{};
       if (count > 0) {
-        r = aggregate(first);
+        r = at(0);
         if constexpr (unrolled) {
           // Computed, then selected: a branch around the step (the by-key operator branches too)
           // measured up to 17% slower.
@@ -209,33 +246,55 @@ struct segment_lookback {
             const T next = static_cast<T>(op(r, v));
             r            = i < count ? next : r;
           };
-          if (s > 0) {
+          if (s > 0 && whole_segments<Aggregate>) {
+            // Every lane folds all 32 of its segment, so that no step of the chain waits on a
+            // select: lane s keeps its fold after its j-th aggregate (its own part), off the chain,
+            // and discards the steps after it (the aggregates of tiles after this one).
+            T own = r;
 #pragma unroll 8
-            for (int i = 1; i < segment; ++i) step(i, aggregate(first + (i < count ? i : 0)));
+            for (int i = 1; i < segment; ++i) {
+              r   = static_cast<T>(op(r, at(i)));
+              own = i == count - 1 ? r : own;
+            }
+            r = own;
+          } else if (s > 0) {
+#pragma unroll 8
+            for (int i = 1; i < segment; ++i) step(i, at(i < count ? i : 0));
           } else {
             constexpr int chunk = 8;
 #pragma unroll 1
             for (int c = 1; c < j; c += chunk) {
               T v[chunk];
 #pragma unroll
-              for (int k = 0; k < chunk; ++k) v[k] = aggregate(first + (c + k < count ? c + k : 0));
+              for (int k = 0; k < chunk; ++k) v[k] = at(c + k < count ? c + k : 0);
 #pragma unroll
               for (int k = 0; k < chunk; ++k) step(c + k, v[k]);
             }
           }
         } else {
 #pragma unroll 1
-          for (int i = 1; i < count; ++i) r = static_cast<T>(op(r, aggregate(first + i)));
+          for (int i = 1; i < count; ++i) r = static_cast<T>(op(r, at(i)));
         }
       }
-      maybe<T> acc     = seed;
+      // The chain, one step a lane: each lane's shuffle is issued a step ahead of its operation, so
+      // that a step waits on the operator, not on a shuffle and then the operator. Without a seed the
+      // chain starts at R_0 (the seed's presence is the same in every lane). folded >= 1: tile > 0.
       const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
-#pragma unroll 1
-      for (int l = 0; l < folded; ++l) {
-        const T u = warp::shfl_idx(r, l);
-        acc       = maybe<T>{acc.valid ? static_cast<T>(op(acc.value, u)) : u, 1};
+      T next           = warp::shfl_idx(r, 0);
+      T acc            = seed.value;
+      int l            = 0;
+      if (!seed.valid) {
+        acc  = next;
+        next = warp::shfl_idx(r, 1);
+        l    = 1;
       }
-      return acc;
+#pragma unroll 1
+      for (; l < folded; ++l) {
+        const T u = next;
+        next      = warp::shfl_idx(r, (l + 1) & (warp::threads - 1));
+        acc       = static_cast<T>(op(acc, u));
+      }
+      return maybe<T>{acc, 1};
     }
     const T mine         = lane < j ? aggregate(s * segment + lane) : T{};
     const maybe<T> own   = fold_lanes(mine, j, op);

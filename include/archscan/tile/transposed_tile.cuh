@@ -188,12 +188,15 @@ struct transposed_tile {
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
-  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates before a tile
-  //! in the exchange regions when they fit: aggregate i in slot i + i / 32, so that lane l reading
-  //! item i of segment l meets a bank of its own. 0 without exchange regions.
+  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates of the segments
+  //! before a tile and of its own (to its end) in the exchange regions when they fit: aggregate i in
+  //! slot i + i / 32, so that lane l reading item i of segment l meets a bank of its own. A multiple
+  //! of 32; 0 without exchange regions.
   static constexpr std::int64_t staged_aggregates =
-      transposes ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) * 32 / 33 : 0;
-  __device__ static std::int64_t staged_slot(std::int64_t i) { return i + i / 32; }
+      transposes ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) / (segment_tiles + 1) *
+                       segment_tiles
+                 : 0;
+  __device__ static std::int64_t staged_slot(std::int64_t i) { return i + i / segment_tiles; }
 
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
   __device__ static void scan_single(const Problem& p, unsigned char* raw) {
@@ -796,7 +799,7 @@ struct transposed_tile {
         __syncthreads();
         fold_staged(p, tile, s);
       } else if (tile > 0) {
-        fold_ordered(p, tile, s, [&](std::int64_t i) { return a[i]; });
+        fold_ordered(p, tile, s, segmented_aggregates<T>{a, segment_tiles});
       }
     } else if (tile > 0 && threadIdx.x < 32) {
       const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
@@ -805,20 +808,24 @@ struct transposed_tile {
     __syncthreads();
   }
 
-  //! Copies the aggregates of the tiles before `tile` (`aggregate(i)`, i < tile <= staged_aggregates)
-  //! into the exchange regions, free from the loads' last exchange to the stores' first (behind the
-  //! block scan's barriers): one load a thread or a few, all in flight at once. A barrier must
-  //! follow before fold_staged.
+  //! Copies the aggregates of the segments before `tile`'s and of its own to its end (`aggregate(i)`,
+  //! tile <= staged_aggregates; past the grid's last tile, that tile's again: every slot a real
+  //! aggregate) into the exchange regions, free from the loads' last exchange to the stores' first
+  //! (behind the block scan's barriers): one load a thread or a few, all in flight at once. A
+  //! barrier must follow before fold_staged.
   template <class Aggregate>
   __device__ static void stage_aggregates(std::int64_t tile, const smem_view& s, Aggregate aggregate) {
-    T* staged = s.template regions<T>();
-    for (std::int64_t i = threadIdx.x; i < tile; i += threads) staged[staged_slot(i)] = aggregate(i);
+    T* staged                = s.template regions<T>();
+    const std::int64_t end   = (tile + segment_tiles - 1) / segment_tiles * segment_tiles;
+    const std::int64_t tiles = gridDim.x;
+    for (std::int64_t i = threadIdx.x; i < end; i += threads) {
+      staged[staged_slot(i)] = aggregate(i < tiles ? i : tiles - 1);
+    }
   }
 
   //! Warp 0 folds the staged aggregates in the look-back's order into `*s.tile_prefix` (tile > 0).
   __device__ static void fold_staged(const Problem& p, std::int64_t tile, const smem_view& s) {
-    const T* staged = s.template regions<T>();
-    fold_ordered(p, tile, s, [&](std::int64_t i) { return staged[staged_slot(i)]; });
+    fold_ordered(p, tile, s, segmented_aggregates<T, true>{s.template regions<T>(), segment_tiles + 1});
   }
 
   //! Warp 0 folds the aggregates of the tiles before `tile` (`aggregate(i)`; tile > 0) in the

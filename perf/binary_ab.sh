@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Two builds of archscan-bench made beforehand (here, packed with tools/pack_build.sh and carried), run
+# in alternating rounds on one GPU in one device call, old first (O N O N ...):
+#
+#   perf/binary_ab.sh OLD_BUILD NEW_BUILD OUT_DIR
+#
+# OLD_BUILD / NEW_BUILD: build folders holding perf/archscan-bench (and, when packed, carried-lib/,
+# its Google Benchmark library). For a change to archscan's headers only, both builds come from one
+# tree, so their case lists match (perf/revision_ab.sh builds two revisions on the GPU machine instead).
+# OUT_DIR gets each run's JSON ({old,new}_R.json) and ab.md: per case the median over each build's
+# rounds for every implementation, and new / old for native_nosync beside CUB's and the tree
+# variant's (both unchanged by a change to native's ordered fold: their ratios are the drift between
+# the slots), and native_nosync / native_tree_nosync (what determinism costs) in each build.
+# Environment: AB_ROUNDS [3], AB_REPS timed calls a case [30], AB_FILTER [every case].
+set -u
+old=${1:?old build}
+new=${2:?new build}
+out=$(realpath -m "${3:?out dir}")
+mkdir -p "$out"
+rounds=${AB_ROUNDS:-3}
+filter=${AB_FILTER:-.}
+rc=0
+for r in $(seq 1 "$rounds"); do
+  for side in old new; do
+    build=$old
+    [[ $side == new ]] && build=$new
+    LD_LIBRARY_PATH="$build/carried-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$build/perf/archscan-bench" \
+      --reps "${AB_REPS:-30}" --benchmark_filter="$filter" --benchmark_out="$out/${side}_$r.json" \
+      --benchmark_out_format=json > "$out/${side}_$r.txt" 2>&1 || rc=1
+    echo "round $r $side: rc $rc, $(grep -c median_us "$out/${side}_$r.json" 2> /dev/null) cases"
+  done
+done
+python3 - "$out" "$rounds" > "$out/ab.md" <<'PY'
+import json, statistics as st, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+med = {}
+for side in ("old", "new"):
+    times = {}
+    for r in range(1, rounds + 1):
+        try:
+            bench = json.load(open(f"{out}/{side}_{r}.json"))["benchmarks"]
+        except (OSError, ValueError):
+            continue
+        for b in bench:
+            if "median_us" in b:
+                alg, typ, n, impl = b["name"].split("/")[:4]
+                times.setdefault((alg, typ, int(n), impl), []).append(b["median_us"])
+    med[side] = {k: st.median(v) for k, v in times.items()}
+nat, tree = "archscan::native_nosync", "archscan::native_tree_nosync"
+cases = sorted({k[:3] for k in med["new"]})
+print(f"Medians over {rounds} rounds of each build. new / old: < 1 is faster in the new build.\n")
+print("| scan | type | n | native old (us) | native new (us) | native new/old | tree new/old | cub new/old "
+      "| cost old | cost new | new x CUB |")
+print("| --- | --- | --- |" + " ---: |" * 8)
+for c in cases:
+    g = lambda side, impl: med[side].get(c + (impl,))
+    cells = []
+    for impl in (nat, tree, "cub"):
+        o, n = g("old", impl), g("new", impl)
+        cells.append(f"{n / o:.3f}" if o and n else "-")
+    costs = [f"{g(s, nat) / g(s, tree):.3f}" if g(s, nat) and g(s, tree) else "-" for s in ("old", "new")]
+    vs_cub = f"{g('new', 'cub') / g('new', nat):.2f}" if g("new", "cub") and g("new", nat) else "-"
+    o, n = g("old", nat), g("new", nat)
+    print(f"| {c[0]} | {c[1]} | 2^{c[2].bit_length() - 1} | {o or 0:.2f} | {n or 0:.2f} | {cells[0]} | {cells[1]} "
+          f"| {cells[2]} | {costs[0]} | {costs[1]} | {vs_cub} |")
+PY
+cat "$out/ab.md"
+exit $rc
