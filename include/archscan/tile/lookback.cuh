@@ -218,14 +218,13 @@ struct segment_lookback {
       // One pass: lane l < s folds segment l, lane s the j aggregates of this tile's own segment,
       // all at once; then the seed, R_0 .. R_s-1 and (for j > 0) the own fold, one after another:
       // the association of the code below, with one chain of folds instead of two.
-      // Each fold stops at its own end: tile 1 of a cluster folds one aggregate, not 31 with the
-      // rest masked (a chain of 31 latencies of a slow operator such as the by-key 2x2 product).
-      // Small accumulators step as far as the warp's longest fold: whole segments unrolled by 8,
-      // the loads of a group in flight at once (where the own segment is readable to its end, its
-      // lane folds it whole too and keeps its part); shorter folds (s = 0) in chunks of 8 loads,
-      // the steps past the end selected off.
-      const int count          = lane < s ? segment : lane == s ? j : 0;
-      const std::int64_t first = static_cast<std::int64_t>(lane) * segment;
+      // Within the first segment (s = 0) the fold stops at its own end: tile 1 of a cluster folds
+      // one aggregate, not 31 with the rest masked (a chain of 31 latencies of a slow operator such
+      // as the by-key 2x2 product). Small accumulators step as far as the warp's longest fold:
+      // whole segments unrolled by 8, the loads of a group in flight at once (where the own segment
+      // is readable to its end, its lane folds it whole too and keeps its part); the first
+      // segment's fold in chunks of 8 loads, the steps past the end selected off.
+      const int count = lane < s ? segment : lane == s ? j : 0;
       // Aggregate i of this lane's segment. From the segment's own first where the accessor gives it:
       // an index per step formed in 64 bits (and, staged, i + i / 32) cost more issue slots than the
       // step's operator.
@@ -233,7 +232,7 @@ struct segment_lookback {
         if constexpr (is_segmented_aggregates<Aggregate>::value) {
           return aggregate.segment(count > 0 ? lane : 0)[i];
         } else {
-          return aggregate(first + i);
+          return aggregate(static_cast<std::int64_t>(lane) * segment + i);
         }
       };
       T r{};
@@ -278,7 +277,8 @@ struct segment_lookback {
       }
       // The chain, one step a lane: each lane's shuffle is issued a step ahead of its operation, so
       // that a step waits on the operator, not on a shuffle and then the operator. Without a seed the
-      // chain starts at R_0 (the seed's presence is the same in every lane). folded >= 1: tile > 0.
+      // chain starts at lane 0's fold (R_0, or for s = 0 the own part; the seed's presence is the
+      // same in every lane). folded >= 1: tile > 0.
       const int folded = static_cast<int>(s) + (j > 0 ? 1 : 0);
       T next           = warp::shfl_idx(r, 0);
       T acc            = seed.value;

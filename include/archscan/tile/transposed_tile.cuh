@@ -808,15 +808,17 @@ struct transposed_tile {
     __syncthreads();
   }
 
-  //! Copies the aggregates of the segments before `tile`'s and of its own to its end (`aggregate(i)`,
-  //! tile <= staged_aggregates; past the grid's last tile, that tile's again: every slot a real
-  //! aggregate) into the exchange regions, free from the loads' last exchange to the stores' first
-  //! (behind the block scan's barriers): one load a thread or a few, all in flight at once. A
-  //! barrier must follow before fold_staged.
+  //! Copies the aggregates the fold reads (`aggregate(i)`, tile <= staged_aggregates) into the
+  //! exchange regions: those of the tiles before `tile`, and past the first segment those of its own
+  //! segment to its end, which its lane folds whole (tile/lookback.cuh; past the grid's last tile,
+  //! that tile's again: every slot a real aggregate). Free from the loads' last exchange to the
+  //! stores' first (behind the block scan's barriers): one load a thread or a few, all in flight at
+  //! once. A barrier must follow before fold_staged.
   template <class Aggregate>
   __device__ static void stage_aggregates(std::int64_t tile, const smem_view& s, Aggregate aggregate) {
-    T* staged                = s.template regions<T>();
-    const std::int64_t end   = (tile + segment_tiles - 1) / segment_tiles * segment_tiles;
+    T* staged = s.template regions<T>();
+    const std::int64_t end =
+        tile < segment_tiles ? tile : (tile + segment_tiles - 1) / segment_tiles * segment_tiles;
     const std::int64_t tiles = gridDim.x;
     for (std::int64_t i = threadIdx.x; i < end; i += threads) {
       staged[staged_slot(i)] = aggregate(i < tiles ? i : tiles - 1);
