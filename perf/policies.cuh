@@ -49,7 +49,7 @@ struct native_tree_hooks {  // the look-back's windows folded as a tree: what de
 using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
 //! A tuning row given by its numbers (tuning.cuh, `example_row`), for the shapes that perf programs
-//! vary: the probe's list below, perf/sweep.cu.
+//! vary: perf/sweep.cu, and a probe's list when it tries other rows.
 template <int Threads, int Items, int MinBlocks, int SmallItems = Items>
 struct shape_row {
   static constexpr int block_threads          = Threads;
@@ -58,54 +58,16 @@ struct shape_row {
   static constexpr int min_blocks_per_sm      = MinBlocks;
 };
 
-//! Shapes and switches measured against native's own (perf/native_probe.sh, archscan-bench built with
-//! ARCHSCAN_BENCH_SCANS=probe), each changing one thing.
-//! 16-byte accumulators (row_16: the 16-byte struct; by-key items keep keyed_rows) on other shapes:
-//! moved as one 16-byte vector an item, they hold 108-128 registers at these shapes, no spills.
-template <int Threads, int Items, int MinBlocks>
-struct native_wide : native_tuning {
-  using row_16 = shape_row<Threads, Items, MinBlocks>;
-};
-
-//! Eight-byte accumulators (row_8) on other shapes. Tiles are fitted to shared memory
-//! (tile/transposed_tile.cuh): 256x32 of doubles runs as 256x31, item by item (an odd count).
-template <int Threads, int Items, int MinBlocks>
-struct native_row8 : native_tuning {
-  using row_8 = shape_row<Threads, Items, MinBlocks, 4>;
-};
-//! By-key items of 4- and 8-byte values (keyed_rows' row_4, row_2 and row_8) on another shape, all
-//! three the same shape (each probe measures one type), small tiles as native's (4 items).
-template <int Threads, int Items, int MinBlocks>
-struct native_keyed : native_tuning {
-  struct keyed_rows : native_tuning::keyed_rows {
-    using row_4 = shape_row<Threads, Items, MinBlocks, 4>;
-    using row_2 = row_4;
-    using row_8 = row_4;
-  };
-};
-//! native with items moved one by one (warp-striped, through the transpose), not as 16-byte vectors.
-struct native_scalar : native_tuning {
-  static constexpr bool vector_access = false;
-};
-
-//! The probe's lists: native beside its tree walk (what determinism costs), the control for a change
-//! to the ordered fold (the A/B of two builds, perf/NOTES.md session 30). Each probe edits these.
+//! The probe's list (perf/native_probe.sh, perf/binary_ab.sh; archscan-bench built with
+//! ARCHSCAN_BENCH_SCANS=probe): native beside its tree walk (what determinism costs), the control for
+//! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes
+//! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
+//! and perf/NOTES.md.
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
                          named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}});
 }
-inline auto probe_8byte_policies() { return probe_policies(); }
 
-//! native with other waits in its look-back (tuning fields lookback_delay_ns, backoff_min_ns,
-//! backoff_max_ns): what the segmented walk's waiting costs by key.
-template <unsigned DelayNs, unsigned BackoffMinNs, unsigned BackoffMaxNs>
-struct native_waits : native_tuning {
-  static constexpr unsigned lookback_delay_ns = DelayNs;
-  static constexpr unsigned backoff_min_ns    = BackoffMinNs;
-  static constexpr unsigned backoff_max_ns    = BackoffMaxNs;
-};
-
-inline auto probe_keyed_policies() { return probe_policies(); }
 //! Every archscan policy whose family is implemented, in a fixed order.
 inline auto all_policies() {
   return std::tuple_cat(detail::entry_if_ready<native_tuning, true>("archscan::native"),
