@@ -8,6 +8,9 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <archscan/detail/vector_access.cuh>
 #include <archscan/tuning.cuh>
@@ -17,6 +20,16 @@
 #include "support/values.cuh"
 
 namespace {
+
+struct plus_one {
+  __host__ __device__ int operator()(std::int8_t x) const { return x + 1; }
+};
+struct flip {
+  __host__ __device__ std::uint8_t operator()(std::uint8_t x) const { return static_cast<std::uint8_t>(~x); }
+};
+struct pass_through {  // returns a reference to its argument
+  __host__ __device__ const int& operator()(const int& x) const { return x; }
+};
 
 template <class Row>
 void expect_tested(const std::vector<std::int64_t>& sizes, const std::string& name) {
@@ -66,6 +79,18 @@ TEST(Tuning, PackedRowsServePackedNarrowItemsOnly) {
   static_assert(!packs_narrow_items<true, std::int8_t*, std::int16_t*>);  // widths differ
   static_assert(!packs_narrow_items<true, int*, int*>);
   static_assert(!packs_narrow_items<true, std::vector<std::int8_t>::iterator, std::int8_t*>);
+  // Transform iterators over arrays: the vectors are the array's, packed where its elements and the
+  // output's are of one narrow width (detail/vector_access.cuh).
+  static_assert(packs_narrow_items<true, thrust::transform_iterator<flip, const std::uint8_t*>, std::uint8_t*>);
+  using archscan::detail::vector_source_element_t;
+  static_assert(std::is_same_v<vector_source_element_t<thrust::transform_iterator<plus_one, const std::int8_t*>>,
+                               std::int8_t>);
+  static_assert(std::is_same_v<vector_source_element_t<
+                                   thrust::transform_iterator<plus_one, thrust::device_vector<std::int8_t>::iterator>>,
+                               std::int8_t>);
+  static_assert(std::is_void_v<
+                vector_source_element_t<thrust::transform_iterator<plus_one, thrust::counting_iterator<std::int8_t>>>>);
+  static_assert(std::is_void_v<vector_source_element_t<thrust::transform_iterator<pass_through, const int*>>>);
   SUCCEED();
 }
 

@@ -44,6 +44,12 @@ struct vector_transpose {
   //! the lane's blocked values, each converted to T. `region`: this warp's `warp_bytes`.
   template <class T>
   __device__ static void striped_to_blocked(const vector (&striped)[lane_vectors], T (&items)[Items], vector* region) {
+    striped_to_blocked(striped, items, region, [](const U& u) { return static_cast<T>(u); });
+  }
+  //! The same, each value becoming `convert(u)` (a transform iterator's item: detail/vector_access.cuh).
+  template <class T, class Convert>
+  __device__ static void striped_to_blocked(const vector (&striped)[lane_vectors], T (&items)[Items], vector* region,
+                                            Convert&& convert) {
     static_assert(fits, "Items must split into whole 16-byte vectors");
     const int lane = static_cast<int>(threadIdx.x) % lanes;
     write_striped(striped, region, lane);
@@ -54,7 +60,7 @@ struct vector_transpose {
       U u[vector_items];
       std::memcpy(u, &w, sizeof(w));
 #pragma unroll
-      for (int i = 0; i < vector_items; ++i) items[j * vector_items + i] = static_cast<T>(u[i]);
+      for (int i = 0; i < vector_items; ++i) items[j * vector_items + i] = convert(u[i]);
     }
     __syncwarp(0xffffffffu);  // all reads done: the region may be written again
   }

@@ -3,11 +3,17 @@
 //! raw pointers to arithmetic types, or to trivially copyable classes, whose size divides 16 (a 16-byte
 //! user struct moves as one vector instead of four 4-byte words). Loading such an item, or storing
 //! one, is a plain conversion or a copy of its bytes, so moving several at once changes nothing but
-//! the instructions. Whether a call's pointer is 16-byte aligned is checked on the device, per call;
-//! others take the per-item path.
+//! the instructions. Inputs may also be Thrust transform iterators over such an array (a transform
+//! scan's input, or a user's): the vectors come from the array, and each element becomes an item as
+//! the iterator's dereference makes it (`vector_source`). Whether a call's pointer is 16-byte aligned
+//! is checked on the device, per call; others take the per-item path.
 
 #include <cstdint>
 #include <type_traits>
+
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/type_traits/is_contiguous_iterator.h>
+#include <thrust/type_traits/unwrap_contiguous_iterator.h>
 
 namespace archscan::detail {
 
@@ -36,8 +42,65 @@ using vector_element_t = typename vector_element<It>::type;
 template <class It>
 using arithmetic_vector_element_t = typename vector_element<It>::arithmetic_type;
 
+//! Where a tile's vector loads read from input iterator `It`, and what an element read becomes:
+//! `element` (void: no vectors), `pointer(it)` the array at `it`, and `reader<T>` (made from the
+//! iterator, once per tile) the item of type T that an element stands for.
+//!  - raw pointers whose element qualifies (vector_element): the element, converted;
+//!  - transform iterators over a contiguous array of such elements: the iterator's functor applied to
+//!    the element as its dereference applies it (a copy of the functor, called non-const, on a const
+//!    lvalue of the array's value type), the result taken as the iterator's reference type, then
+//!    converted. The same item, bit for bit, as an item-by-item load through the iterator. Iterators
+//!    whose reference is a C++ reference read item by item: such a functor may return a reference to
+//!    its argument, which a vector load's element outlives only within the expression.
+template <class It>
+struct vector_source {
+  using element                    = vector_element_t<It>;
+  static constexpr bool transforms = false;  //!< whether reader does more than convert
+  //! Whether tiles of items of type T may keep this source's elements packed (vector_transpose):
+  //! a conversion may happen where an item is folded.
+  template <class T>
+  static constexpr bool packs = true;
+  __host__ __device__ static const element* pointer(const It& it) { return it; }
+  template <class T>
+  struct reader {
+    __device__ explicit reader(const It&) {}
+    template <class U>  // U: element (a template, so that no `const void&` is formed where it is void)
+    __device__ T operator()(const U& u) const {
+      return static_cast<T>(u);
+    }
+  };
+};
+template <class F, class Base, class... Rest>
+struct vector_source<thrust::transform_iterator<F, Base, Rest...>> {
+  using iterator  = thrust::transform_iterator<F, Base, Rest...>;
+  using reference = typename iterator::reference;
+  using array     = std::conditional_t<thrust::is_contiguous_iterator_v<Base>,
+                                       decltype(thrust::try_unwrap_contiguous_iterator(std::declval<Base>())), void>;
+  using element   = std::conditional_t<std::is_reference_v<reference>, void, vector_element_t<array>>;
+  static constexpr bool transforms = true;
+  //! Transformed values replace the elements where they are packed: items of the element's type only.
+  template <class T>
+  static constexpr bool packs = std::is_same_v<T, element>;
+  __host__ __device__ static const element* pointer(const iterator& it) {
+    return thrust::try_unwrap_contiguous_iterator(it.base());
+  }
+  template <class T>
+  struct reader {
+    F f;
+    __device__ explicit reader(const iterator& it) : f(it.functor()) {}
+    template <class U>  // U: element
+    __device__ T operator()(const U& u) {
+      return static_cast<T>(static_cast<reference>(f(u)));
+    }
+  };
+};
+template <class It>
+using vector_source_element_t = typename vector_source<It>::element;
+
 //! Whether a problem's tiles keep their items packed, four or two to a register (tile/transposed_tile.cuh):
-//! raw pointers in and out to elements of one or two bytes, of the same width, and vector access.
+//! elements of one or two bytes, of the same width, read from a vector source (a raw pointer, or a
+//! transform of an array into items `Accum` of the array's type: the packed values are then the
+//! transformed ones) and written to a raw pointer, and vector access.
 template <class In, class Out>
 constexpr bool narrow_same_width() {
   if constexpr (std::is_void_v<In> || std::is_void_v<Out>) {
@@ -46,9 +109,10 @@ constexpr bool narrow_same_width() {
     return sizeof(In) == sizeof(Out) && sizeof(In) <= 2;
   }
 }
-template <bool VectorAccess, class InIt, class OutIt>
+template <bool VectorAccess, class InIt, class OutIt, class Accum = vector_source_element_t<InIt>>
 inline constexpr bool packs_narrow_items =
-    VectorAccess && narrow_same_width<vector_element_t<InIt>, vector_element_t<OutIt>>();
+    VectorAccess && narrow_same_width<vector_source_element_t<InIt>, vector_element_t<OutIt>>() &&
+    vector_source<InIt>::template packs<Accum>;
 
 __host__ __device__ inline bool aligned_16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
 

@@ -137,7 +137,8 @@ struct family_dispatch<native_family> {
   using row_of = row_for_items<Tuning, typename Problem::accum_type,
                                detail::packs_narrow_items<Tuning::vector_access && Tuning::warp_transpose,
                                                           typename Problem::input_iterator,
-                                                          typename Problem::output_iterator>>;
+                                                          typename Problem::output_iterator,
+                                                          typename Problem::accum_type>>;
   template <class Tuning, class Hooks, class Problem, int Items>
   using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
   template <class Tuning, class Hooks, class Problem>

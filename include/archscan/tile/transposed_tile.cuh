@@ -6,8 +6,9 @@
 //!
 //! Per tile: coalesced warp-striped loads into registers (all of the tile's input is read before any
 //! of its output is written, and only the tile's own range, so in-place scans are safe), a per-warp
-//! transpose to the blocked arrangement (with `vector_access`, full tiles of raw arithmetic pointers,
-//! and partial ones that keep narrow items packed, move 16 bytes per lane: block/vector_transpose.cuh),
+//! transpose to the blocked arrangement (with `vector_access`, full tiles of raw arithmetic pointers or
+//! of transform iterators over them, and partial ones that keep narrow items packed, move 16 bytes per
+//! lane: block/vector_transpose.cuh, detail/vector_access.cuh),
 //! a thread-local reduction, a block-wide exclusive scan of the
 //! thread totals (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the
 //! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
@@ -72,9 +73,12 @@ struct transposed_tile {
   using exchanged = std::conditional_t<splits_keyed, split_value, T>;
 
   //! The element types that full tiles load and store as 16-byte vectors (detail/vector_access.cuh),
-  //! void where the iterator does not qualify or the tuning does not ask for it.
-  using in_element  = std::conditional_t<Tuning::vector_access,
-                                        detail::vector_element_t<typename Problem::input_iterator>, void>;
+  //! void where the iterator does not qualify or the tuning does not ask for it. Inputs read their
+  //! vectors from `in_source` (a pointer, or the array under a transform iterator) and make each
+  //! element an item with its reader.
+  using in_source   = detail::vector_source<typename Problem::input_iterator>;
+  using in_element  = std::conditional_t<Tuning::vector_access, typename in_source::element, void>;
+  using in_reader   = typename in_source::template reader<T>;
   using out_element = std::conditional_t<Tuning::vector_access,
                                          detail::vector_element_t<typename Problem::output_iterator>, void>;
   //! By-key inputs (detail/keyed.cuh) read their keys and values themselves when both qualify.
@@ -151,8 +155,11 @@ struct transposed_tile {
   //! `packed`), unpacked where folded: a quarter (half) of the registers of an item per register, so
   //! more blocks fit on an SM (a tuning's `packed_rows`). The same folds in the same order: the same
   //! bits as the other paths.
-  static constexpr bool packs_items =
-      vector_loads && vector_stores && detail::narrow_same_width<in_element, out_element>();
+  //! Under a transform iterator, only where the items are of the array's type: the packed values are
+  //! transformed once, as they arrive, and are then the items (load_packed).
+  static constexpr bool packs_items = vector_loads && vector_stores &&
+                                      detail::narrow_same_width<in_element, out_element>() &&
+                                      in_source::template packs<T>;
   using packed_vectors = block::vector_transpose<std::conditional_t<packs_items, in_element, unsigned char>, items>;
   //! By-key tiles (full and partial) load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
@@ -440,11 +447,12 @@ struct transposed_tile {
   //! Loads the `rest` (<= tile_items) items of the tile starting at `base` into `x`, blocked.
   __device__ static void load_items(const Problem& p, std::int64_t base, int rest, const smem_view& s, T (&x)[items]) {
     if constexpr (vector_loads) {
-      if (rest == tile_items && detail::aligned_16(p.in)) {  // whole vectors, from the warp's segment
+      const in_element* in = in_source::pointer(p.in);
+      if (rest == tile_items && detail::aligned_16(in)) {  // whole vectors, from the warp's segment
         using vectors = block::vector_transpose<in_element, items>;
         typename vectors::vector v[vectors::lane_vectors];
-        load_vectors(p.in + warp_first(base), v);
-        vectors::striped_to_blocked(v, x, s.vector_region());
+        load_vectors(in + warp_first(base), v);
+        vectors::striped_to_blocked(v, x, s.vector_region(), in_reader(p.in));
         return;
       }
     }
@@ -529,25 +537,54 @@ struct transposed_tile {
 
   //! The tile's items, packed (packs_items): 16-byte vectors when the input is 16-byte aligned (a
   //! partial tile's vectors that cross its end item by item), else one by one (predicated). Missing
-  //! items repeat the tile's first item, as load_items.
+  //! items repeat the tile's first item, as load_items. Under a transform iterator the values are
+  //! transformed as they arrive: one by one, or after the vectors' exchange a word of them at a
+  //! time. Register pressure decided this form (sm_90, 64 registers): transformed value by value in
+  //! the packed words (packed::get, packed::set) int8 and int16 tiles spilled 144-156 bytes, in the
+  //! striped vectors int16 tiles 26, and word by word once after both paths 144-434; this form
+  //! takes a plain scan's registers.
   __device__ static void load_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
                                      typename packed_vectors::packed& x) {
-    if (detail::aligned_16(p.in)) {
+    const in_element* in = in_source::pointer(p.in);
+    if (detail::aligned_16(in)) {
       typename packed_vectors::vector v[packed_vectors::lane_vectors];
       if (rest == tile_items) {
-        load_vectors(p.in + warp_first(base), v);
+        load_vectors(in + warp_first(base), v);
       } else {
-        load_vectors(p.in + warp_first(base), warp_rest(rest), p.in[base], v);
+        load_vectors(in + warp_first(base), warp_rest(rest), in[base], v);
       }
       packed_vectors::striped_to_packed(v, x, s.vector_region());
+      transform_packed(p, x);
       return;
     }
-    const int start           = thread_start();
-    const in_element* first   = p.in + (base + start);
-    const in_element fill     = first[-start];
+    const int start         = thread_start();
+    const in_element* first = in + (base + start);
+    const in_element fill   = first[-start];
+    [[maybe_unused]] in_reader read(p.in);
     packed_vectors::striped_to_packed(
-        [&](int k) { return rest == tile_items || start + k * stride < rest ? first[k * stride] : fill; }, x,
-        s.vector_region());
+        [&](int k) -> in_element {
+          const in_element u = rest == tile_items || start + k * stride < rest ? first[k * stride] : fill;
+          if constexpr (in_source::transforms) return read(u);
+          return u;
+        },
+        x, s.vector_region());
+  }
+
+  //! The packed values of a transform iterator's array made items (load_packed's vector path): each
+  //! word's values through the iterator's functor. Nothing for other inputs.
+  __device__ static void transform_packed(const Problem& p, typename packed_vectors::packed& x) {
+    if constexpr (in_source::transforms) {
+      in_reader read(p.in);
+      constexpr int per_word = static_cast<int>(sizeof(x.words[0]) / sizeof(in_element));
+#pragma unroll
+      for (int w = 0; w < packed_vectors::lane_vectors * 4; ++w) {
+        in_element u[per_word];
+        std::memcpy(u, &x.words[w], sizeof(u));
+#pragma unroll
+        for (int i = 0; i < per_word; ++i) u[i] = read(u[i]);
+        std::memcpy(&x.words[w], u, sizeof(u));
+      }
+    }
   }
 
   //! The first `rest` of the tile's scanned items, packed: 16-byte vectors when the output is 16-byte
