@@ -27,8 +27,8 @@ struct plus_one {
 struct flip {
   __host__ __device__ std::uint8_t operator()(std::uint8_t x) const { return static_cast<std::uint8_t>(~x); }
 };
-struct pass_through {  // returns a reference to its argument
-  __host__ __device__ const int& operator()(const int& x) const { return x; }
+struct narrow {
+  __host__ __device__ float operator()(double x) const { return static_cast<float>(x); }
 };
 
 template <class Row>
@@ -73,24 +73,29 @@ TEST(Tuning, PackedRowsServePackedNarrowItemsOnly) {
   static_assert(std::is_same_v<row_for_items<turing, std::int8_t, true>,
                                archscan::detail::narrow_rows<turing>::row_1>);
   using archscan::detail::packs_narrow_items;
-  static_assert(packs_narrow_items<true, const std::int8_t*, std::uint8_t*>);
-  static_assert(packs_narrow_items<true, std::int16_t*, std::int16_t*>);
-  static_assert(!packs_narrow_items<false, std::int8_t*, std::int8_t*>);  // no vector access
-  static_assert(!packs_narrow_items<true, std::int8_t*, std::int16_t*>);  // widths differ
-  static_assert(!packs_narrow_items<true, int*, int*>);
-  static_assert(!packs_narrow_items<true, std::vector<std::int8_t>::iterator, std::int8_t*>);
-  // Transform iterators over arrays: the vectors are the array's, packed where its elements and the
-  // output's are of one narrow width (detail/vector_access.cuh).
-  static_assert(packs_narrow_items<true, thrust::transform_iterator<flip, const std::uint8_t*>, std::uint8_t*>);
+  static_assert(packs_narrow_items<true, const std::int8_t*, std::uint8_t*, std::int8_t>);
+  static_assert(packs_narrow_items<true, const std::int8_t*, std::int8_t*, int>);  // int accumulated, packed as int8
+  static_assert(packs_narrow_items<true, std::int16_t*, std::int16_t*, std::int16_t>);
+  static_assert(!packs_narrow_items<false, std::int8_t*, std::int8_t*, std::int8_t>);  // no vector access
+  static_assert(!packs_narrow_items<true, std::int8_t*, std::int16_t*, std::int8_t>);  // widths differ
+  static_assert(!packs_narrow_items<true, int*, int*, int>);
+  static_assert(!packs_narrow_items<true, std::vector<std::int8_t>::iterator, std::int8_t*, std::int8_t>);
+  // Transform iterators over arrays: the vectors are the array's, packed where its elements, the
+  // items and the output are of one narrow type; arrays wider than the items are read item by item
+  // (detail/vector_access.cuh).
+  using flip_u8 = thrust::transform_iterator<flip, const std::uint8_t*>;
+  static_assert(packs_narrow_items<true, flip_u8, std::uint8_t*, std::uint8_t>);
+  static_assert(!packs_narrow_items<true, flip_u8, std::uint8_t*, int>);  // transformed items wider than the packed slots
+  using archscan::detail::vector_source;
   using archscan::detail::vector_source_element_t;
-  static_assert(std::is_same_v<vector_source_element_t<thrust::transform_iterator<plus_one, const std::int8_t*>>,
-                               std::int8_t>);
+  using widened = thrust::transform_iterator<plus_one, const std::int8_t*>;
+  static_assert(std::is_same_v<vector_source_element_t<widened>, std::int8_t> && vector_source<widened>::reads<int>);
   static_assert(std::is_same_v<vector_source_element_t<
                                    thrust::transform_iterator<plus_one, thrust::device_vector<std::int8_t>::iterator>>,
                                std::int8_t>);
   static_assert(std::is_void_v<
                 vector_source_element_t<thrust::transform_iterator<plus_one, thrust::counting_iterator<std::int8_t>>>>);
-  static_assert(std::is_void_v<vector_source_element_t<thrust::transform_iterator<pass_through, const int*>>>);
+  static_assert(!vector_source<thrust::transform_iterator<narrow, const double*>>::reads<float>);
   SUCCEED();
 }
 

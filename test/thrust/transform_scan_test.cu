@@ -77,12 +77,15 @@ TYPED_TEST(TransformScanTest, Exclusive) {
 }
 
 // Native's tiles read the array under a transform iterator in 16-byte vectors and apply the functor
-// to each element (detail/vector_access.cuh): one- and two-byte items stay packed and become items
-// where they are folded. Checked where that path departs from an item-by-item read: inputs at 16
-// bytes and one element off (item by item), a transform that widens one-byte elements (vectors of
-// one type, items of another), a functor whose operator() is not const, and a device_vector's
-// iterator under the transform; sizes of one small tile, a wave and a look-back, each with a partial
-// last tile. Against CUB, thrust::cuda::par and the host, bitwise.
+// to each element (detail/vector_access.cuh); one- and two-byte items of the array's type stay
+// packed, transformed. Checked where that path departs from an item-by-item read: inputs at 16
+// bytes and one element off (item by item), transforms that widen one-byte elements (vectors of one
+// type, items of another; into a wider output, and into one of the elements' width, which must not
+// pack the wider items), a functor whose operator() is not const and whose result depends on its
+// own state (each element gets a fresh copy, as each read through the iterator does), and a
+// device_vector's iterator under the transform. Sizes: one single tile (4096 at offset 0, a
+// partial one at 1000), two small tiles (4097), a wave and a look-back with partial last tiles; at
+// offset 1, one item fewer. Against CUB, thrust::cuda::par and the host, bitwise.
 template <class C>
 class TransformSourceTest : public ::testing::Test {};
 TYPED_TEST_SUITE(TransformSourceTest, family_policy_cases<archscan::native_family>, case_names);
@@ -90,12 +93,12 @@ TYPED_TEST_SUITE(TransformSourceTest, family_policy_cases<archscan::native_famil
 struct widen {
   __host__ __device__ int operator()(std::int8_t x) const { return 3 * x - 1; }
 };
-//! Not const: Thrust's transform iterator calls its own copy of the functor as non-const.
+//! Not const, and its result depends on its state: Thrust's transform iterator calls its own copy
+//! of the functor as non-const, and every read copies the iterator, so every item sees calls == 0.
 struct flip_counted {
   int calls = 0;
   __host__ __device__ std::uint8_t operator()(std::uint8_t x) {
-    ++calls;
-    return static_cast<std::uint8_t>(x ^ 0x5a);
+    return static_cast<std::uint8_t>(x ^ (0x5a + calls++));
   }
 };
 struct negate16 {
@@ -105,7 +108,8 @@ struct negate16 {
 TYPED_TEST(TransformSourceTest, ArraysUnderTransforms) {
   ARCHSCAN_REQUIRE_GPU();
   const typename TypeParam::policy policy{};
-  for (const std::int64_t n : {std::int64_t{4097}, std::int64_t{(1 << 20) + 3}, std::int64_t{(1 << 23) + 5}}) {
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4096}, std::int64_t{4097}, std::int64_t{(1 << 20) + 3},
+                               std::int64_t{(1 << 23) + 5}}) {
     for (const int offset : {0, 1}) {
       const std::int64_t m = n - offset;
       const std::string at = "n=" + std::to_string(m) + " offset=" + std::to_string(offset);
@@ -124,6 +128,18 @@ TYPED_TEST(TransformSourceTest, ArraysUnderTransforms) {
         int acc = 0;
         for (std::int64_t i = 0; i < m; ++i) ref[i] = acc += widen{}(items[i + offset]);
         ASSERT_TRUE(agree("int8 -> int, " + at, out.to_host(), cub_out.to_host(), par_out.to_host(), ref, {}));
+        // The same int items into an int8 output: items wider than the packed slots, never packed.
+        device_buffer<std::int8_t> out8(m), cub_out8(m), par_out8(m);
+        out8.poison();
+        cub_out8.poison();
+        par_out8.poison();
+        thrust::inclusive_scan(policy, first, first + m, out8.begin());
+        thrust::inclusive_scan(thrust::cuda::par, first, first + m, par_out8.begin());
+        ARCHSCAN_CUDA_OK(cub_two_phase([&](void* d_temp, std::size_t& bytes) {
+          return cub::DeviceScan::InclusiveScan(d_temp, bytes, first, cub_out8.get(), thrust::plus<int>{}, m);
+        }));
+        std::vector<std::int8_t> ref8(ref.begin(), ref.end());  // int results, stored as int8
+        ASSERT_TRUE(agree("int8 -> int -> int8, " + at, out8.to_host(), cub_out8.to_host(), par_out8.to_host(), ref8, {}));
       }
       {  // uint8 elements and items, packed; a transform_inclusive_scan with a non-const functor
         const auto items = random_values<std::uint8_t>(n, static_cast<std::uint64_t>(n) + 7 + offset);

@@ -43,21 +43,27 @@ template <class It>
 using arithmetic_vector_element_t = typename vector_element<It>::arithmetic_type;
 
 //! Where a tile's vector loads read from input iterator `It`, and what an element read becomes:
-//! `element` (void: no vectors), `pointer(it)` the array at `it`, and `reader<T>` (made from the
-//! iterator, once per tile) the item of type T that an element stands for.
+//! `element` (void: no vectors), `pointer(it)` the array at `it`, `reads<T>` whether tiles of items
+//! of type T read it in vectors, `packs<T>` whether they may keep its elements packed
+//! (block::vector_transpose), and `reader<T>` (made from the iterator once per tile) the item of
+//! type T that an element stands for.
 //!  - raw pointers whose element qualifies (vector_element): the element, converted;
-//!  - transform iterators over a contiguous array of such elements: the iterator's functor applied to
-//!    the element as its dereference applies it (a copy of the functor, called non-const, on a const
-//!    lvalue of the array's value type), the result taken as the iterator's reference type, then
-//!    converted. The same item, bit for bit, as an item-by-item load through the iterator. Iterators
-//!    whose reference is a C++ reference read item by item: such a functor may return a reference to
-//!    its argument, which a vector load's element outlives only within the expression.
+//!  - transform iterators over a contiguous array of such elements: for each element a fresh copy of
+//!    the iterator's functor (as each item-by-item read copies the iterator), called non-const on a
+//!    const lvalue of the array's value type, the result taken as the iterator's reference type,
+//!    then converted to the item's type: the same item as a read through the iterator, for any
+//!    functor whose result depends on its argument's value. The argument is a copy in registers,
+//!    not the array's element in memory: a functor that uses its argument's address (an index from
+//!    `&x - base`, a neighbour at `(&x)[1]`) is not supported.
+//!    Arrays wider than the items are read item by item: their vectors would widen each warp's
+//!    exchange region, and with it the tile's shared memory (fewer items a thread, or none in vectors).
 template <class It>
 struct vector_source {
   using element                    = vector_element_t<It>;
   static constexpr bool transforms = false;  //!< whether reader does more than convert
-  //! Whether tiles of items of type T may keep this source's elements packed (vector_transpose):
-  //! a conversion may happen where an item is folded.
+  template <class T>
+  static constexpr bool reads = true;
+  //! A conversion may happen where an item is folded.
   template <class T>
   static constexpr bool packs = true;
   __host__ __device__ static const element* pointer(const It& it) { return it; }
@@ -76,8 +82,10 @@ struct vector_source<thrust::transform_iterator<F, Base, Rest...>> {
   using reference = typename iterator::reference;
   using array     = std::conditional_t<thrust::is_contiguous_iterator_v<Base>,
                                        decltype(thrust::try_unwrap_contiguous_iterator(std::declval<Base>())), void>;
-  using element   = std::conditional_t<std::is_reference_v<reference>, void, vector_element_t<array>>;
+  using element   = vector_element_t<array>;
   static constexpr bool transforms = true;
+  template <class T>
+  static constexpr bool reads = sizeof(std::conditional_t<std::is_void_v<element>, char, element>) <= sizeof(T);
   //! Transformed values replace the elements where they are packed: items of the element's type only.
   template <class T>
   static constexpr bool packs = std::is_same_v<T, element>;
@@ -89,8 +97,9 @@ struct vector_source<thrust::transform_iterator<F, Base, Rest...>> {
     F f;
     __device__ explicit reader(const iterator& it) : f(it.functor()) {}
     template <class U>  // U: element
-    __device__ T operator()(const U& u) {
-      return static_cast<T>(static_cast<reference>(f(u)));
+    __device__ T operator()(const U& u) const {
+      F g(f);
+      return static_cast<T>(static_cast<reference>(g(u)));
     }
   };
 };
@@ -109,7 +118,7 @@ constexpr bool narrow_same_width() {
     return sizeof(In) == sizeof(Out) && sizeof(In) <= 2;
   }
 }
-template <bool VectorAccess, class InIt, class OutIt, class Accum = vector_source_element_t<InIt>>
+template <bool VectorAccess, class InIt, class OutIt, class Accum>
 inline constexpr bool packs_narrow_items =
     VectorAccess && narrow_same_width<vector_source_element_t<InIt>, vector_element_t<OutIt>>() &&
     vector_source<InIt>::template packs<Accum>;

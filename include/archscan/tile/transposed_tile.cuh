@@ -77,7 +77,8 @@ struct transposed_tile {
   //! vectors from `in_source` (a pointer, or the array under a transform iterator) and make each
   //! element an item with its reader.
   using in_source   = detail::vector_source<typename Problem::input_iterator>;
-  using in_element  = std::conditional_t<Tuning::vector_access, typename in_source::element, void>;
+  using in_element  = std::conditional_t<Tuning::vector_access && in_source::template reads<T>,
+                                        typename in_source::element, void>;
   using in_reader   = typename in_source::template reader<T>;
   using out_element = std::conditional_t<Tuning::vector_access,
                                          detail::vector_element_t<typename Problem::output_iterator>, void>;
