@@ -25,6 +25,8 @@
 #   ARCHSCAN_CCCL_AB_ARCH     CUDA architectures [90]          ARCHSCAN_CCCL_AB_BUILD   build dir prefix [build/gpu-cccl]
 #   ARCHSCAN_CCCL_AB_REPS     timed calls per case [200]       ARCHSCAN_CCCL_AB_THRESHOLD   the gate's threshold [0.05]
 #   ARCHSCAN_CCCL_AB_SCANS    scans built [exclusive]          ARCHSCAN_CCCL_AB_FILTER  Google Benchmark filter [the cases above]
+#     (names go on past the implementation, e.g. double/1048576/cub/iterations:200/manual_time: a
+#     filter that ends in `$` after the implementation matches nothing)
 #   ARCHSCAN_CCCL_AB_BUDGET_S seconds the whole script may take [540]: a run that would not fit is skipped
 set -u
 set -o pipefail
