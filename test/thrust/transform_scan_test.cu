@@ -84,8 +84,10 @@ TYPED_TEST(TransformScanTest, Exclusive) {
 // pack the wider items), a functor whose operator() is not const and whose result depends on its
 // own state (each element gets a fresh copy, as each read through the iterator does), and a
 // device_vector's iterator under the transform. Sizes: one single tile (4096 at offset 0, a
-// partial one at 1000), two small tiles (4097), a wave and a look-back with partial last tiles; at
-// offset 1, one item fewer. Against CUB, thrust::cuda::par and the host, bitwise.
+// partial one at 1000), two small tiles (4097), and partial last tiles of 65 and 513 full tiles
+// (on an H100 a wave for the packed one- and two-byte items; the int items' 8192-item tiles make
+// 129 and 1025, the second a look-back); at offset 1, one item fewer. Against CUB,
+// thrust::cuda::par and the host, bitwise.
 template <class C>
 class TransformSourceTest : public ::testing::Test {};
 TYPED_TEST_SUITE(TransformSourceTest, family_policy_cases<archscan::native_family>, case_names);
