@@ -85,8 +85,8 @@ TYPED_TEST(TransformScanTest, Exclusive) {
 // own state (each element gets a fresh copy, as each read through the iterator does), and a
 // device_vector's iterator under the transform. Sizes: one single tile (4096 at offset 0, a
 // partial one at 1000), two small tiles (4097), and partial last tiles of 65 and 513 full tiles
-// (on an H100 a wave for the packed one- and two-byte items; the int items take
-// 257 small tiles and 1025 full ones, the second a look-back); at offset 1, one item fewer. Against CUB,
+// (on an H100 a wave for the packed one- and two-byte items; the int items take 257 small tiles
+// and 1025 full ones, the second a look-back); at offset 1, one item fewer. Against CUB,
 // thrust::cuda::par and the host, bitwise.
 template <class C>
 class TransformSourceTest : public ::testing::Test {};
