@@ -5,12 +5,15 @@
 #   perf/binary_ab.sh OLD_BUILD NEW_BUILD OUT_DIR
 #
 # OLD_BUILD / NEW_BUILD: build folders holding perf/archscan-bench (and, when packed, carried-lib/,
-# its Google Benchmark library). For a change to archscan's headers only, both builds come from one
-# tree, so their case lists match (perf/revision_ab.sh builds two revisions on the GPU machine instead).
-# OUT_DIR gets each run's JSON ({old,new}_R.json) and ab.md: per case the median over each build's
-# rounds for every implementation, and new / old for native_nosync beside CUB's and the tree
-# variant's (both unchanged by a change to native's ordered fold: their ratios are the drift between
-# the slots), and native_nosync / native_tree_nosync (what determinism costs) in each build.
+# its Google Benchmark library); NEW_BUILD also perf/archscan-compare, which takes each build's
+# per-case medians over its rounds (build both targets; pack with '^archscan-(bench|compare)$').
+# For a change to archscan's headers only, both builds come from one tree, so their case lists
+# match (perf/revision_ab.sh builds two revisions on the GPU machine instead).
+# OUT_DIR gets each run's JSON ({old,new}_R.json), each build's medians ({old,new}_medians.json)
+# and ab.md: per case the median over each build's rounds for every implementation, and new / old
+# for native_nosync beside CUB's and the tree variant's (both unchanged by a change to native's
+# ordered fold: their ratios are the drift between the slots), and native_nosync /
+# native_tree_nosync (what determinism costs) in each build.
 # Environment: AB_ROUNDS [3], AB_REPS timed calls a case [30], AB_FILTER [every case].
 set -u
 old=${1:?old build}
@@ -30,22 +33,26 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r $side: rc $rc, $(grep -c median_us "$out/${side}_$r.json" 2> /dev/null) cases"
   done
 done
+# Per case, the median over each build's rounds: archscan-compare's compact form of several runs
+# (report::median_run, the medians perf/revision_ab.sh compares), one file a build.
+compare=$new/perf/archscan-compare
+for side in old new; do
+  LD_LIBRARY_PATH="$new/carried-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$compare" --compact \
+    $(ls "$out/${side}"_[0-9]*.json 2> /dev/null) "$out/${side}_medians.json" || rc=1
+done
 python3 - "$out" "$rounds" > "$out/ab.md" <<'PY'
-import json, statistics as st, sys
+import json, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
 med = {}
 for side in ("old", "new"):
-    times = {}
-    for r in range(1, rounds + 1):
-        try:
-            bench = json.load(open(f"{out}/{side}_{r}.json"))["benchmarks"]
-        except (OSError, ValueError):
-            continue
-        for b in bench:
-            if "median_us" in b:
-                alg, typ, n, impl = b["name"].split("/")[:4]
-                times.setdefault((alg, typ, int(n), impl), []).append(b["median_us"])
-    med[side] = {k: st.median(v) for k, v in times.items()}
+    try:
+        cases = json.load(open(f"{out}/{side}_medians.json"))["cases"]
+    except (OSError, ValueError):
+        cases = {}
+    med[side] = {}
+    for name, c in cases.items():
+        alg, typ, n, impl = name.split("/")[:4]
+        med[side][(alg, typ, int(n), impl)] = c["median_us"]
 nat, tree = "archscan::native_nosync", "archscan::native_tree_nosync"
 cases = sorted({k[:3] for k in med["new"]})
 print(f"Medians over {rounds} rounds of each build. new / old: < 1 is faster in the new build.\n")
