@@ -8,11 +8,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <thrust/device_vector.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
-#include <archscan/detail/vector_access.cuh>
 #include <archscan/tuning.cuh>
 #include <archscan/tuning_native.cuh>
 #include <archscan/tuning_turing.cuh>
@@ -20,16 +16,6 @@
 #include "support/values.cuh"
 
 namespace {
-
-struct plus_one {
-  __host__ __device__ int operator()(std::int8_t x) const { return x + 1; }
-};
-struct flip {
-  __host__ __device__ std::uint8_t operator()(std::uint8_t x) const { return static_cast<std::uint8_t>(~x); }
-};
-struct narrow {
-  __host__ __device__ float operator()(double x) const { return static_cast<float>(x); }
-};
 
 template <class Row>
 void expect_tested(const std::vector<std::int64_t>& sizes, const std::string& name) {
@@ -72,30 +58,6 @@ TEST(Tuning, PackedRowsServePackedNarrowItemsOnly) {
   static_assert(std::is_same_v<row_for_items<native, int, true>, native::row_4>);  // int8 in, int accumulated
   static_assert(std::is_same_v<row_for_items<turing, std::int8_t, true>,
                                archscan::detail::narrow_rows<turing>::row_1>);
-  using archscan::detail::packs_narrow_items;
-  static_assert(packs_narrow_items<true, const std::int8_t*, std::uint8_t*, std::int8_t>);
-  static_assert(packs_narrow_items<true, const std::int8_t*, std::int8_t*, int>);  // int accumulated, packed as int8
-  static_assert(packs_narrow_items<true, std::int16_t*, std::int16_t*, std::int16_t>);
-  static_assert(!packs_narrow_items<false, std::int8_t*, std::int8_t*, std::int8_t>);  // no vector access
-  static_assert(!packs_narrow_items<true, std::int8_t*, std::int16_t*, std::int8_t>);  // widths differ
-  static_assert(!packs_narrow_items<true, int*, int*, int>);
-  static_assert(!packs_narrow_items<true, std::vector<std::int8_t>::iterator, std::int8_t*, std::int8_t>);
-  // Transform iterators over arrays: the vectors are the array's, packed where its elements, the
-  // items and the output are of one narrow type; arrays wider than the items are read item by item
-  // (detail/vector_access.cuh).
-  using flip_u8 = thrust::transform_iterator<flip, const std::uint8_t*>;
-  static_assert(packs_narrow_items<true, flip_u8, std::uint8_t*, std::uint8_t>);
-  static_assert(!packs_narrow_items<true, flip_u8, std::uint8_t*, int>);  // transformed items wider than the packed slots
-  using archscan::detail::vector_source;
-  using archscan::detail::vector_source_element_t;
-  using widened = thrust::transform_iterator<plus_one, const std::int8_t*>;
-  static_assert(std::is_same_v<vector_source_element_t<widened>, std::int8_t> && vector_source<widened>::reads<int>);
-  static_assert(std::is_same_v<vector_source_element_t<
-                                   thrust::transform_iterator<plus_one, thrust::device_vector<std::int8_t>::iterator>>,
-                               std::int8_t>);
-  static_assert(std::is_void_v<
-                vector_source_element_t<thrust::transform_iterator<plus_one, thrust::counting_iterator<std::int8_t>>>>);
-  static_assert(!vector_source<thrust::transform_iterator<narrow, const double*>>::reads<float>);
   SUCCEED();
 }
 
