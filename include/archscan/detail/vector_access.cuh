@@ -76,6 +76,8 @@ struct vector_source {
     }
   };
 };
+//! Base must be one of Thrust's contiguous iterators itself: l2_prefetch.cuh's contiguous_source
+//! also sees through transforms of transforms (the same bytes), but the inner functor would be lost here.
 template <class F, class Base, class... Rest>
 struct vector_source<thrust::transform_iterator<F, Base, Rest...>> {
   using iterator  = thrust::transform_iterator<F, Base, Rest...>;
