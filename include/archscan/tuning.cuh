@@ -174,8 +174,8 @@ struct small_tiles_max
 //! Optional fields of a native tuning (tuning_native.cuh documents them); a tuning without one goes
 //! without what it asks for: the look-back's first set of tiles paces its loads by
 //! `first_set_stagger_cycles_per_kib`, its look-back tiles ask the L2 for a later tile's input by
-//! `l2_prefetch_ahead_percent`, and `dependent_launch` launches the scan after its reset as a
-//! programmatic dependent.
+//! `l2_prefetch_ahead_percent`, `dependent_launch` launches the scan after its reset as a
+//! programmatic dependent, and `bulk_store_min_bytes` sets which full tiles the bulk copy unit stores.
 template <class Tuning, class = void>
 struct stagger_cycles_per_kib {
   static constexpr double value = 0;
@@ -189,6 +189,11 @@ struct l2_prefetch_ahead_percent : std::integral_constant<int, 0> {};
 template <class Tuning>
 struct l2_prefetch_ahead_percent<Tuning, std::void_t<decltype(Tuning::l2_prefetch_ahead_percent)>>
     : std::integral_constant<int, Tuning::l2_prefetch_ahead_percent> {};
+template <class Tuning, class = void>
+struct bulk_store_min_bytes : std::integral_constant<std::size_t, 0> {};
+template <class Tuning>
+struct bulk_store_min_bytes<Tuning, std::void_t<decltype(Tuning::bulk_store_min_bytes)>>
+    : std::integral_constant<std::size_t, Tuning::bulk_store_min_bytes> {};
 template <class Tuning, class = void>
 struct dependent_launch : std::false_type {};
 template <class Tuning>

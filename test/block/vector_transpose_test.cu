@@ -1,8 +1,11 @@
 // block::vector_transpose: the slot layout (host: a permutation of each warp's region, no bank
 // conflict in either arrangement, for every vector count per lane up to 64) and the exchange itself
-// (GPU: striped vectors to blocked values and back, for one-, two- and four-byte items).
+// (GPU: striped vectors to blocked values and back, for one-, two- and four-byte items; blocked
+// values to the region in the segment's order, for an odd count of vectors a lane).
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -121,6 +124,66 @@ TEST(VectorTranspose, RoundTripsEveryItem) {
   check_round_trip<std::int16_t, 32>();
   check_round_trip<int, 40>();
   check_round_trip<float, 12>();
+}
+
+//! A 16-byte item that is not arithmetic (the product's items are such).
+struct quad {
+  std::uint32_t a, b, c, d;
+};
+
+//! One warp: lane l's blocked items are items l * Items ... of a segment whose item i is i * 7 + 3
+//! (quads: i, i + 1, ...); blocked_to_linear writes them to the region, which the warp then copies
+//! out word by word after a __syncwarp.
+template <class U, int Items>
+__global__ void to_linear(std::uint32_t* d_region_words) {
+  using vt = archscan::block::vector_transpose<U, Items>;
+  __shared__ typename vt::vector region[vt::warp_vectors];
+  const int lane = static_cast<int>(threadIdx.x);
+  U items[Items];
+  for (int j = 0; j < Items; ++j) {
+    const auto i = static_cast<std::uint32_t>(lane * Items + j);
+    if constexpr (std::is_same_v<U, quad>) {
+      items[j] = quad{i, i + 1, i + 2, i + 3};
+    } else {
+      items[j] = static_cast<U>(i * 7 + 3);
+    }
+  }
+  vt::blocked_to_linear(items, region);
+  __syncwarp(0xffffffffu);
+  const auto* words = reinterpret_cast<const std::uint32_t*>(region);
+  for (int w = lane; w < vt::warp_vectors * 4; w += 32) d_region_words[w] = words[w];
+}
+
+template <class U, int Items>
+void check_linear() {
+  using vt = archscan::block::vector_transpose<U, Items>;
+  static_assert(vt::lane_vectors % 2 == 1);
+  constexpr int n = 32 * Items;
+  device_buffer<std::uint32_t> d_words(vt::warp_vectors * 4);
+  d_words.poison();
+  to_linear<U, Items><<<1, 32>>>(d_words.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto words = d_words.to_host();
+  std::vector<U> region(n);
+  std::memcpy(region.data(), words.data(), sizeof(U) * n);
+  for (int i = 0; i < n; ++i) {  // the region holds the segment's item i at element i
+    const auto u = static_cast<std::uint32_t>(i);
+    if constexpr (std::is_same_v<U, quad>) {
+      ASSERT_TRUE(region[i].a == u && region[i].b == u + 1 && region[i].c == u + 2 && region[i].d == u + 3)
+          << "item " << i << ", Items=" << Items;
+    } else {
+      ASSERT_EQ(region[i], static_cast<U>(u * 7 + 3)) << "item " << i << ", Items=" << Items;
+    }
+  }
+}
+
+TEST(VectorTranspose, BlockedToLinearIsTheSegmentInOrder) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_linear<std::int8_t, 16>();   // one vector a lane
+  check_linear<std::int16_t, 24>();  // three
+  check_linear<int, 20>();           // five
+  check_linear<std::int64_t, 14>();  // seven
+  check_linear<quad, 31>();          // 31: the product's large tiles
 }
 
 }  // namespace

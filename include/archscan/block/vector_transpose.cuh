@@ -160,6 +160,24 @@ struct vector_transpose {
   __device__ static void blocked_to_striped(const U (&items)[Items], vector (&striped)[lane_vectors], vector* region) {
     static_assert(fits, "Items must split into whole 16-byte vectors");
     const int lane = static_cast<int>(threadIdx.x) % lanes;
+    write_blocked_values(items, region, lane);
+    __syncwarp(0xffffffffu);
+    read_striped(striped, region, lane);
+    __syncwarp(0xffffffffu);
+  }
+
+  //! The lane's blocked values (already of type U) to the warp's region in the segment's own order
+  //! (vector v at element v), for a copy of the whole region to memory (detail/bulk_copy.cuh). For an
+  //! odd `lane_vectors` alone: its slots are in that order, and its blocked writes meet no bank twice.
+  //! No `__syncwarp` of its own: the copy that reads the region synchronizes the warp first.
+  __device__ static void blocked_to_linear(const U (&items)[Items], vector* region) {
+    static_assert(fits && lane_vectors % 2 == 1, "an odd count of whole 16-byte vectors a lane");
+    write_blocked_values(items, region, static_cast<int>(threadIdx.x) % lanes);  // slot(v) is v for an odd count
+  }
+
+ private:
+  //! The lane's blocked values (of type U) at their slots.
+  __device__ static void write_blocked_values(const U (&items)[Items], vector* region, int lane) {
 #pragma unroll
     for (int j = 0; j < lane_vectors; ++j) {
       U u[vector_items];
@@ -169,12 +187,7 @@ struct vector_transpose {
       std::memcpy(&w, u, sizeof(w));
       region[slot(lane * lane_vectors + j)] = w;
     }
-    __syncwarp(0xffffffffu);
-    read_striped(striped, region, lane);
-    __syncwarp(0xffffffffu);
   }
-
- private:
   //! The lane's striped vectors (vector k * 32 + lane of the segment) at their slots in the region.
   __device__ static void write_striped(const vector (&striped)[lane_vectors], vector* region, int lane) {
 #pragma unroll

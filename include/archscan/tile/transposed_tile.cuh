@@ -11,7 +11,9 @@
 //! lane: block/vector_transpose.cuh, detail/vector_access.cuh),
 //! a thread-local reduction, a block-wide exclusive scan of the
 //! thread totals (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the
-//! thread's prefix, a transpose back and coalesced stores. DRAM traffic: n items read, n written,
+//! thread's prefix, a transpose back and coalesced stores (on sm_90, a warp's large segment whose
+//! blocked items are already in the memory's order goes out as one bulk copy instead: the tuning's
+//! bulk_store_min_bytes, detail/bulk_copy.cuh). DRAM traffic: n items read, n written,
 //! plus one state per tile.
 //!
 //! Partial tiles pad their missing items with a copy of the tile's first item (by-key tiles: its
@@ -33,6 +35,7 @@
 #include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
+#include <archscan/detail/bulk_copy.cuh>
 #include <archscan/detail/dependent_launch.cuh>
 #include <archscan/detail/exact_fold.cuh>
 #include <archscan/detail/keyed.cuh>
@@ -165,6 +168,20 @@ struct transposed_tile {
   //! By-key tiles (full and partial) load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
       splits_keyed && transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
+  //! Those full tiles of unpacked items store each warp's segment by the bulk copy unit (sm_90 on)
+  //! when a lane's vectors are an odd count, so that its blocked items are already in the memory's
+  //! order, and the segment has at least the tuning's bulk_store_min_bytes (tuning_native.cuh).
+  //! Whatever the pass; the device pass for sm_90 on alone takes it (`bulk_stores`).
+  static constexpr bool bulk_store_fit = [] {
+    constexpr std::size_t min_bytes = detail::bulk_store_min_bytes<Tuning>::value;
+    if constexpr (vectors_fit<out_element, items>() && min_bytes > 0) {
+      using v = block::vector_transpose<out_element, items>;
+      return vector_stores && v::lane_vectors % 2 == 1 && v::warp_bytes >= min_bytes;
+    } else {
+      return false;
+    }
+  }();
+  static constexpr bool bulk_stores = bulk_store_fit && detail::has_bulk_copy;
   static constexpr std::size_t region_bytes = warp_region_bytes<items>();
   using scan      = block::warp_totals_scan<T, threads>;
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
@@ -731,6 +748,11 @@ struct transposed_tile {
         out_element w[items];
 #pragma unroll
         for (int j = 0; j < items; ++j) w[j] = static_cast<out_element>(y[j]);
+        if constexpr (bulk_stores) {
+          vectors::blocked_to_linear(w, s.vector_region());
+          detail::warp_bulk_store(p.out + warp_first(base), s.vector_region(), vectors::warp_bytes);
+          return;
+        }
         typename vectors::vector v[vectors::lane_vectors];
         vectors::blocked_to_striped(w, v, s.vector_region());
         store_vectors(p.out + warp_first(base), v);

@@ -1,0 +1,65 @@
+// The transposed tile (tile/transposed_tile.cuh), host: which full tiles store by the bulk copy unit
+// (the tuning's bulk_store_min_bytes): only segments of an odd count of 16-byte vectors a lane, whose
+// blocked items are already the memory's order, of at least that many bytes a warp. What the stores
+// write is checked on the GPU by the scan tests (thrust/scan_test.cu's NativeLargeTiles; the
+// determinism test compares these tiles' bits with the item-by-item stores of a misaligned output).
+
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <archscan/tile/transposed_tile.cuh>
+#include <archscan/tuning_native.cuh>
+#include <archscan/tuning_turing.cuh>
+
+namespace transposed_tile_test {  // named: the functors are never called, only their types used
+
+namespace detail = archscan::detail;
+using archscan::native_tuning;
+
+struct quad {  // 16 bytes, not arithmetic: the product's items are such
+  std::uint32_t a, b, c, d;
+};
+struct quad_mul {
+  __host__ __device__ quad operator()(const quad& x, const quad& y) const {
+    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+  }
+};
+struct int_plus {
+  __host__ __device__ int operator()(int x, int y) const { return x + y; }
+};
+
+template <class T, class Op>
+using problem = detail::scan_problem<const T*, T*, T, detail::callable<Op>, detail::identity_finish,
+                                     detail::scan_kind::inclusive, false>;
+template <class Tuning, class Row, class T, class Op, int Items>
+constexpr bool bulk_fit = archscan::tile::transposed_tile<problem<T, Op>, Tuning, Row, Items>::bulk_store_fit;
+
+struct native_without_bulk_stores : native_tuning {
+  static constexpr std::size_t bulk_store_min_bytes = 0;
+};
+struct native_bulk_from_2k : native_tuning {
+  static constexpr std::size_t bulk_store_min_bytes = 2048;
+};
+
+TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
+  using row_16            = native_tuning::row_16;
+  using row_4             = native_tuning::row_4;
+  constexpr int large     = detail::large_tiles<row_16>::items_per_thread;
+  static_assert(large % 2 == 1, "the product's large tiles: an odd count of vectors a lane");
+  // The product's large tiles: 31 vectors a lane, 15.9 KB a warp.
+  static_assert(bulk_fit<native_tuning, row_16, quad, quad_mul, large>);
+  // Its other tiles: 16 vectors a lane (even).
+  static_assert(!bulk_fit<native_tuning, row_16, quad, quad_mul, row_16::items_per_thread>);
+  // int32 256x32: 8 vectors a lane (even).
+  static_assert(!bulk_fit<native_tuning, row_4, int, int_plus, 32>);
+  // 5 vectors a lane, 2.5 KB a warp: under 8 KB, over 2 KB.
+  static_assert(!bulk_fit<native_tuning, row_4, int, int_plus, 20>);
+  static_assert(bulk_fit<native_bulk_from_2k, row_4, int, int_plus, 20>);
+  // 0, or no such field (turing): never.
+  static_assert(!bulk_fit<native_without_bulk_stores, row_16, quad, quad_mul, large>);
+  static_assert(!bulk_fit<archscan::turing_tuning, archscan::turing_tuning::row_16, quad, quad_mul, large>);
+  SUCCEED();
+}
+
+}  // namespace transposed_tile_test
