@@ -3,20 +3,21 @@
 # states and look-back walks they share): memcheck, racecheck, synccheck and initcheck.
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
 # The sanitizers slow kernels by 10-100x, so each tool runs only the tests FILTER selects (default: both
-# families, the tile-state tests and the vector exchange) of the scan, by-key, transform, iterator,
-# tile-state, look-back, wave, cluster, vector-exchange and native launch binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
+# families, the tile-state tests, the vector exchange and the bulk store) of the scan, by-key, transform,
+# iterator, tile-state, look-back, wave, cluster, vector-exchange, bulk-copy and native launch binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
 set -u
 build=${1:?build dir}
 out=${2:-$build/sanitize}
 # The large-tile tests (2^22..2^26 items each) are left out: under the sanitizers they alone overrun a call.
-filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*:*native*:*Native*:*SegmentLookback*:VectorTranspose*:-*LargeTiles*}
+filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*:*native*:*Native*:*SegmentLookback*:VectorTranspose*:WarpBulkStore*:-*LargeTiles*}
 mkdir -p "$out"
 # The four tools run side by side (one process each): they are independent, and serially they
 # overrun one 10-minute device call.
 run_tool() {
   local tool=$1 rc_all=0
   for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test \
-             tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test dispatch_native_launch_test; do
+             tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test detail_bulk_copy_test \
+             dispatch_native_launch_test; do
     exe="$build/test/$bin"
     [ -x "$exe" ] || { echo "$tool $bin: not built"; rc_all=1; continue; }
     log="$out/$tool-$bin.log"
