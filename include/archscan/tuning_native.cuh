@@ -232,15 +232,15 @@ struct native_tuning {
   //! the reset instead of following it; elsewhere, or false, a cudaMemsetAsync and a plain launch.
   static constexpr bool dependent_launch = true;
 
-  //! On sm_90 on, a warp of a full tile whose items (unpacked) are stored as an odd count of 16-byte
-  //! vectors a lane, and its segment at least this many bytes, writes its blocked items to its
-  //! exchange region (already the memory's order) and hands the region to the bulk copy unit in one
-  //! instruction (detail/bulk_copy.cuh), instead of exchanging them back and storing a vector a
-  //! lane. Timing only: the bits do not change. 0: never. Today the 16-byte product's large tiles
-  //! (128x31, 15.9 KB a warp) take it: H100, x the vector stores' time (perf/NOTES.md, probe 31):
-  //! 2^22 0.96, 2^24 0.986, 2^28 0.995. Smaller segments lost: int8 16-item tiles (one vector a
-  //! lane, 512 B a warp) 1.03-1.05 at 2^16..2^20; even counts, which need the exchange first, lost
-  //! too (int32 256x32 1.013 at 2^28).
+  //! On sm_90 and newer, a warp of a full tile whose items (unpacked) are stored as an odd count of
+  //! 16-byte vectors a lane, and its segment at least this many bytes, writes its blocked items to
+  //! its exchange region (already the memory's order) and hands the region to the bulk copy unit in
+  //! one instruction (detail/bulk_copy.cuh), instead of exchanging them back and storing a vector a
+  //! lane. Timing only: the bits do not change. 0: never. Today row_16's large tiles of 16-byte
+  //! outputs (128x31, 15.9 KB a warp: the product, or any other 16-byte struct) take it. H100, the
+  //! product, x the vector stores' time (perf/NOTES.md, probe 31): 2^22 0.96, 2^24 0.986, 2^28 0.995.
+  //! Smaller segments lost: int8 16-item tiles (one vector a lane, 512 B a warp) 1.03-1.05 at
+  //! 2^16..2^20; even counts, which need the exchange first, lost too (int32 256x32 1.013 at 2^28).
   static constexpr std::size_t bulk_store_min_bytes = 8192;
 
   // The transposed tile's fields (tuning_turing.cuh documents each).

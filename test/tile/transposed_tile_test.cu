@@ -1,6 +1,6 @@
 // The transposed tile (tile/transposed_tile.cuh), host: which full tiles store by the bulk copy unit
-// (the tuning's bulk_store_min_bytes): only segments of an odd count of 16-byte vectors a lane, whose
-// blocked items are already the memory's order, of at least that many bytes a warp. What the stores
+// (the tuning's bulk_store_min_bytes): only segments of unpacked items in an odd count of 16-byte
+// vectors a lane, whose blocked items are already the memory's order, of at least that many bytes a warp. What the stores
 // write is checked on the GPU by the scan tests (thrust/scan_test.cu's NativeLargeTiles; the
 // determinism test compares these tiles' bits with the item-by-item stores of a misaligned output).
 
@@ -25,6 +25,9 @@ struct quad_mul {
     return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
   }
 };
+struct int8_plus {
+  __host__ __device__ std::int8_t operator()(std::int8_t x, std::int8_t y) const { return static_cast<std::int8_t>(x + y); }
+};
 struct int_plus {
   __host__ __device__ int operator()(int x, int y) const { return x + y; }
 };
@@ -41,6 +44,9 @@ struct native_without_bulk_stores : native_tuning {
 struct native_bulk_from_2k : native_tuning {
   static constexpr std::size_t bulk_store_min_bytes = 2048;
 };
+struct native_bulk_from_256 : native_tuning {
+  static constexpr std::size_t bulk_store_min_bytes = 256;
+};
 
 TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   using row_16            = native_tuning::row_16;
@@ -56,6 +62,11 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   // 5 vectors a lane, 2.5 KB a warp: under 8 KB, over 2 KB.
   static_assert(!bulk_fit<native_tuning, row_4, int, int_plus, 20>);
   static_assert(bulk_fit<native_bulk_from_2k, row_4, int, int_plus, 20>);
+  // Packed one-byte items (16 a lane: one vector, 512 B a warp) store through their own path: never,
+  // whatever the threshold.
+  using packed_1 = native_tuning::packed_rows::row_1;
+  static_assert(archscan::tile::transposed_tile<problem<std::int8_t, int8_plus>, native_bulk_from_256, packed_1, 16>::packs_items);
+  static_assert(!bulk_fit<native_bulk_from_256, packed_1, std::int8_t, int8_plus, 16>);
   // 0, or no such field (turing): never.
   static_assert(!bulk_fit<native_without_bulk_stores, row_16, quad, quad_mul, large>);
   static_assert(!bulk_fit<archscan::turing_tuning, archscan::turing_tuning::row_16, quad, quad_mul, large>);

@@ -169,7 +169,9 @@ struct vector_transpose {
   //! The lane's blocked values (already of type U) to the warp's region in the segment's own order
   //! (vector v at element v), for a copy of the whole region to memory (detail/bulk_copy.cuh). For an
   //! odd `lane_vectors` alone: its slots are in that order, and its blocked writes meet no bank twice.
-  //! No `__syncwarp` of its own: the copy that reads the region synchronizes the warp first.
+  //! No `__syncwarp` of its own, before or after: the caller makes sure that no lane still reads the
+  //! region (the tile: its block barriers since the last exchange), and the copy that reads the
+  //! region synchronizes the warp first.
   __device__ static void blocked_to_linear(const U (&items)[Items], vector* region) {
     static_assert(fits && lane_vectors % 2 == 1, "an odd count of whole 16-byte vectors a lane");
     write_blocked_values(items, region, static_cast<int>(threadIdx.x) % lanes);  // slot(v) is v for an odd count

@@ -2,8 +2,11 @@
 //! \file One warp's copy of a region of its shared memory to global memory by the bulk copy unit
 //! (sm_90 on: `cp.async.bulk`), in place of a 16-byte store per lane and vector: the lanes write the
 //! region in the memory's order, one lane asks for the whole copy, and the warp goes on once the
-//! unit has read the region (the writes to global memory complete later, as plain stores' do, and
-//! are visible when the kernel has completed).
+//! unit has read the region. The writes to global memory are then still in flight: they are
+//! visible once the grid has completed, and no fence or release of the warp's orders them before
+//! that (unlike plain stores). A reader within the same grid would need the copy's completion
+//! (`cp.async.bulk.wait_group 0`, without `.read`) and a proxy fence before it is told; native's
+//! tiles have none (each tile writes only its own output).
 
 #include <cstdint>
 

@@ -168,7 +168,7 @@ struct transposed_tile {
   //! By-key tiles (full and partial) load keys and values as 16-byte vectors and form the flags in registers.
   static constexpr bool keyed_vector_loads =
       splits_keyed && transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
-  //! Those full tiles of unpacked items store each warp's segment by the bulk copy unit (sm_90 on)
+  //! Those full tiles of unpacked items store each warp's segment by the bulk copy unit (sm_90 and newer)
   //! when a lane's vectors are an odd count, so that its blocked items are already in the memory's
   //! order, and the segment has at least the tuning's bulk_store_min_bytes (tuning_native.cuh).
   //! Whatever the pass; the device pass for sm_90 on alone takes it (`bulk_stores`).
@@ -176,7 +176,7 @@ struct transposed_tile {
     constexpr std::size_t min_bytes = detail::bulk_store_min_bytes<Tuning>::value;
     if constexpr (vectors_fit<out_element, items>() && min_bytes > 0) {
       using v = block::vector_transpose<out_element, items>;
-      return vector_stores && v::lane_vectors % 2 == 1 && v::warp_bytes >= min_bytes;
+      return vector_stores && !packs_items && v::lane_vectors % 2 == 1 && v::warp_bytes >= min_bytes;
     } else {
       return false;
     }
