@@ -81,4 +81,26 @@ TEST(NativeLargeTiles, AroundTheirThreshold) {
   }
 }
 
+//! native's bulk stores (sm_90 on: tuning_native.cuh's bulk_store_min_bytes) write the large tiles
+//! of 16-byte items, which the shipped row takes from 2^22 items only: too large for the sanitizers
+//! (tools/sanitize.sh leaves *LargeTiles* out). A tuning whose row_16 takes them from 2^14 items
+//! runs the same tiles over a cluster (5 tiles), a wave (40) and a look-back (300), each with a
+//! whole last tile (bulk stores throughout) and a partial one (stored item by item).
+struct early_large_tiles : archscan::native_tuning {
+  struct row_16 : archscan::native_tuning::row_16 {
+    static constexpr std::int64_t large_from_items = std::int64_t{1} << 14;
+  };
+};
+
+TEST(NativeBulkStores, SixteenByteItemsAtSmallSizes) {
+  ARCHSCAN_REQUIRE_GPU();
+  using policy = archscan::policy<early_large_tiles>;
+  using large  = archscan::detail::large_tiles<early_large_tiles::row_16>;
+  const std::int64_t tile = std::int64_t{early_large_tiles::row_16::block_threads} * large::items_per_thread;
+  const std::vector<std::int64_t> sizes = {5 * tile, 5 * tile - 3, 40 * tile, 40 * tile + 1, 300 * tile, 300 * tile + 17};
+  for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
+    run_form<scan_case<policy, mat2, mat2_mul>>(f, sizes);
+  }
+}
+
 }  // namespace
