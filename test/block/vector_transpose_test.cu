@@ -16,6 +16,7 @@
 
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/values.cuh"
 
 namespace {
 
@@ -126,13 +127,10 @@ TEST(VectorTranspose, RoundTripsEveryItem) {
   check_round_trip<float, 12>();
 }
 
-//! A 16-byte item that is not arithmetic (the product's items are such).
-struct quad {
-  std::uint32_t a, b, c, d;
-};
+using archscan::test::mat2;  // a 16-byte item that is not arithmetic (the product's items)
 
 //! One warp: lane l's blocked items are items l * Items ... of a segment whose item i is i * 7 + 3
-//! (quads: i, i + 1, ...); blocked_to_linear writes them to the region, which the warp then copies
+//! (matrices: i, i + 1, ...); blocked_to_linear writes them to the region, which the warp then copies
 //! out word by word after a __syncwarp.
 template <class U, int Items>
 __global__ void to_linear(std::uint32_t* d_region_words) {
@@ -142,8 +140,8 @@ __global__ void to_linear(std::uint32_t* d_region_words) {
   U items[Items];
   for (int j = 0; j < Items; ++j) {
     const auto i = static_cast<std::uint32_t>(lane * Items + j);
-    if constexpr (std::is_same_v<U, quad>) {
-      items[j] = quad{i, i + 1, i + 2, i + 3};
+    if constexpr (std::is_same_v<U, mat2>) {
+      items[j] = mat2{i, i + 1, i + 2, i + 3};
     } else {
       items[j] = static_cast<U>(i * 7 + 3);
     }
@@ -168,7 +166,7 @@ void check_linear() {
   std::memcpy(region.data(), words.data(), sizeof(U) * n);
   for (int i = 0; i < n; ++i) {  // the region holds the segment's item i at element i
     const auto u = static_cast<std::uint32_t>(i);
-    if constexpr (std::is_same_v<U, quad>) {
+    if constexpr (std::is_same_v<U, mat2>) {
       ASSERT_TRUE(region[i].a == u && region[i].b == u + 1 && region[i].c == u + 2 && region[i].d == u + 3)
           << "item " << i << ", Items=" << Items;
     } else {
@@ -183,7 +181,7 @@ TEST(VectorTranspose, BlockedToLinearIsTheSegmentInOrder) {
   check_linear<std::int16_t, 24>();  // three
   check_linear<int, 20>();           // five
   check_linear<std::int64_t, 14>();  // seven
-  check_linear<quad, 31>();          // 31: the product's large tiles
+  check_linear<mat2, 31>();          // 31: the product's large tiles
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The transposed tile (tile/transposed_tile.cuh), host: which full tiles store by the bulk copy unit
 // (the tuning's bulk_store_min_bytes): only segments of unpacked items in an odd count of 16-byte
-// vectors a lane, whose blocked items are already the memory's order, of at least that many bytes a warp. What the stores
-// write is checked on the GPU by the scan tests (thrust/scan_test.cu's NativeLargeTiles; the
+// vectors a lane, whose blocked items are already the memory's order, of at least that many bytes a
+// warp. What the stores write is checked on the GPU by the scan tests (thrust/scan_test.cu's NativeLargeTiles; the
 // determinism test compares these tiles' bits with the item-by-item stores of a misaligned output).
 
 #include <cstdint>
@@ -11,26 +11,19 @@
 #include <archscan/tile/transposed_tile.cuh>
 #include <archscan/tuning_native.cuh>
 #include <archscan/tuning_turing.cuh>
+#include <cuda/std/functional>
 
-namespace transposed_tile_test {  // named: the functors are never called, only their types used
+#include "support/values.cuh"
+
+namespace {
 
 namespace detail = archscan::detail;
 using archscan::native_tuning;
 
-struct quad {  // 16 bytes, not arithmetic: the product's items are such
-  std::uint32_t a, b, c, d;
-};
-struct quad_mul {
-  __host__ __device__ quad operator()(const quad& x, const quad& y) const {
-    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
-  }
-};
-struct int8_plus {
-  __host__ __device__ std::int8_t operator()(std::int8_t x, std::int8_t y) const { return static_cast<std::int8_t>(x + y); }
-};
-struct int_plus {
-  __host__ __device__ int operator()(int x, int y) const { return x + y; }
-};
+using archscan::test::mat2;
+using archscan::test::mat2_mul;
+using int_plus  = ::cuda::std::plus<int>;
+using int8_plus = ::cuda::std::plus<std::int8_t>;
 
 template <class T, class Op>
 using problem = detail::scan_problem<const T*, T*, T, detail::callable<Op>, detail::identity_finish,
@@ -54,9 +47,9 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   constexpr int large     = detail::large_tiles<row_16>::items_per_thread;
   static_assert(large % 2 == 1, "the product's large tiles: an odd count of vectors a lane");
   // The product's large tiles: 31 vectors a lane, 15.9 KB a warp.
-  static_assert(bulk_fit<native_tuning, row_16, quad, quad_mul, large>);
+  static_assert(bulk_fit<native_tuning, row_16, mat2, mat2_mul, large>);
   // Its other tiles: 16 vectors a lane (even).
-  static_assert(!bulk_fit<native_tuning, row_16, quad, quad_mul, row_16::items_per_thread>);
+  static_assert(!bulk_fit<native_tuning, row_16, mat2, mat2_mul, row_16::items_per_thread>);
   // int32 256x32: 8 vectors a lane (even).
   static_assert(!bulk_fit<native_tuning, row_4, int, int_plus, 32>);
   // 5 vectors a lane, 2.5 KB a warp: under 8 KB, over 2 KB.
@@ -68,9 +61,9 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   static_assert(archscan::tile::transposed_tile<problem<std::int8_t, int8_plus>, native_bulk_from_256, packed_1, 16>::packs_items);
   static_assert(!bulk_fit<native_bulk_from_256, packed_1, std::int8_t, int8_plus, 16>);
   // 0, or no such field (turing): never.
-  static_assert(!bulk_fit<native_without_bulk_stores, row_16, quad, quad_mul, large>);
-  static_assert(!bulk_fit<archscan::turing_tuning, archscan::turing_tuning::row_16, quad, quad_mul, large>);
+  static_assert(!bulk_fit<native_without_bulk_stores, row_16, mat2, mat2_mul, large>);
+  static_assert(!bulk_fit<archscan::turing_tuning, archscan::turing_tuning::row_16, mat2, mat2_mul, large>);
   SUCCEED();
 }
 
-}  // namespace transposed_tile_test
+}  // namespace

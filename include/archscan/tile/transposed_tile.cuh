@@ -174,9 +174,9 @@ struct transposed_tile {
   //! Whatever the pass; the device pass for sm_90 on alone takes it (`bulk_stores`).
   static constexpr bool bulk_store_fit = [] {
     constexpr std::size_t min_bytes = detail::bulk_store_min_bytes<Tuning>::value;
-    if constexpr (vectors_fit<out_element, items>() && min_bytes > 0) {
+    if constexpr (vector_stores && !packs_items && min_bytes > 0) {
       using v = block::vector_transpose<out_element, items>;
-      return vector_stores && !packs_items && v::lane_vectors % 2 == 1 && v::warp_bytes >= min_bytes;
+      return v::lane_vectors % 2 == 1 && v::warp_bytes >= min_bytes;
     } else {
       return false;
     }
