@@ -1,19 +1,10 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for integer items: plain scans and transforms of every width (transforms
-//! read through a transform iterator: their vector loads against the plain scans').
+//! beside its variants for integer items. Probes 33-34 vary the 16-byte product's rows alone
+//! (perf/policies.cuh): probe 33 measured int32 here as a control, probe 34 registers nothing.
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
 namespace {
-using probe = listed_policies<probe_policies>;
-const registrar registered{8, [] {
-  register_type<exclusive_scan_alg, std::int8_t, probe>();
-  register_type<exclusive_scan_alg, std::int16_t, probe>();
-  register_type<exclusive_scan_alg, std::int32_t, probe>();
-  register_type<transform_inclusive_scan_alg, std::int8_t, probe>();
-  register_type<transform_inclusive_scan_alg, std::int16_t, probe>();
-  register_type<transform_inclusive_scan_alg, std::int32_t, probe>();
-  register_type<transform_inclusive_scan_alg, std::int64_t, probe>();
-}};
+const registrar registered{8, [] {}};
 }  // namespace
 }  // namespace archscan::perf::bench
