@@ -67,6 +67,10 @@ struct example_large_row : example_row {
   static constexpr int large_items_per_thread    = 16;                     //!< items a thread holds in a large tile
   static constexpr int large_min_blocks_per_sm   = 1;                      //!< its `__launch_bounds__` minimum
   static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;  //!< problems of this many items up
+  //! Optional: a large tile's threads, where they differ from block_threads (a multiple of 32, at most
+  //! 1024). Then large_items_per_thread must differ from every other tile's items a thread, which
+  //! tell the tiles apart.
+  static constexpr int large_block_threads = 256;
 };
 
 //! A row with the native family's optional minimum for its look-back kernel (documentation, like
@@ -120,15 +124,45 @@ struct large_tiles {
   static constexpr bool present            = false;
   static constexpr int items_per_thread    = Row::items_per_thread;
   static constexpr int min_blocks_per_sm   = Row::min_blocks_per_sm;
+  static constexpr int block_threads       = Row::block_threads;
   static constexpr std::int64_t from_items = INT64_MAX;
 };
+//! A row's own `large_block_threads` (`example_large_row`), else its block_threads.
+template <class Row, class = void>
+struct own_large_block_threads : std::integral_constant<int, Row::block_threads> {};
+template <class Row>
+struct own_large_block_threads<Row, std::void_t<decltype(Row::large_block_threads)>>
+    : std::integral_constant<int, Row::large_block_threads> {};
+//! Whether a row's tiles other than its large ones (full, small, the single tiles' ladder) include
+//! one of `Items` a thread.
+template <class Row>
+constexpr bool other_tile_of(int items) {
+  if (items == Row::items_per_thread || items == Row::small_items_per_thread) return true;
+  for (int single = single_tiles<Row>::items_per_thread; single_tiles<Row>::present &&
+                                                          single <= single_tiles<Row>::max_items_per_thread;
+       single *= 2) {
+    if (items == single) return true;
+  }
+  return false;
+}
 template <class Row>
 struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
   static constexpr bool present            = true;
   static constexpr int items_per_thread    = Row::large_items_per_thread;
   static constexpr int min_blocks_per_sm   = Row::large_min_blocks_per_sm;
+  static constexpr int block_threads       = own_large_block_threads<Row>::value;
   static constexpr std::int64_t from_items = Row::large_from_items;
+  static_assert(block_threads % 32 == 0 && block_threads > 0 && block_threads <= 1024,
+                "large_block_threads: a multiple of 32, at most 1024");
+  static_assert(block_threads == Row::block_threads || !other_tile_of<Row>(items_per_thread),
+                "with large_block_threads of their own, large tiles need an items_per_thread no other tile has");
 };
+//! The threads of a row's tiles of `Items` items per thread: its large tiles' (`large_block_threads`,
+//! where it states them), else block_threads.
+template <class Row, int Items>
+inline constexpr int tile_threads =
+    large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::block_threads
+                                                                             : Row::block_threads;
 //! The `__launch_bounds__` minimum of a row's tiles of `Items` items per thread.
 template <class Row, int Items>
 inline constexpr int min_blocks_for =
@@ -251,6 +285,7 @@ inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::it
                                    A::small_items_per_thread == B::small_items_per_thread &&
                                    own_small_tiles_max<A>::value == own_small_tiles_max<B>::value &&
                                    large_tiles<A>::items_per_thread == large_tiles<B>::items_per_thread &&
+                                   large_tiles<A>::block_threads == large_tiles<B>::block_threads &&
                                    large_tiles<A>::from_items == large_tiles<B>::from_items &&
                                    single_tiles<A>::present == single_tiles<B>::present &&
                                    single_tiles<A>::items_per_thread == single_tiles<B>::items_per_thread &&

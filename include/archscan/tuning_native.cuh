@@ -73,9 +73,11 @@ struct native_tuning {
     static constexpr int small_items_per_thread = 16;
     static constexpr int min_blocks_per_sm      = 4;
     static constexpr int single_items_per_thread = 8;  // H100, the product 2^10: 1.17x a copy (the row's tile: 1.64)
-    // H100, the same product, 2^30: 14.8 ms (0.764 of copy, 2.37x CUB; these tiles 0.72 of copy),
-    // 2^22 75.0 us against 81.6. 31 items: 32 would be fitted to 31 by 64 KiB of shared memory.
-    static constexpr int large_items_per_thread    = 31;
+    // H100, the same product, 2^28: 0.839 of copy (2.60x CUB) at 192x21 against 0.823 at 128x31;
+    // 160x25 0.985x the time of 128x31, 224x17 0.995x, 256x15 1.009x, 192x21 at 3 blocks 1.33x
+    // (perf/NOTES.md, probes 33-34). 12 warps an SM at 2 blocks, 10.5 KB a warp: bulk stores.
+    static constexpr int large_block_threads       = 192;
+    static constexpr int large_items_per_thread    = 21;
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 22;
   };
@@ -237,8 +239,9 @@ struct native_tuning {
   //! its exchange region (already the memory's order) and hands the region to the bulk copy unit in
   //! one instruction (detail/bulk_copy.cuh), instead of exchanging them back and storing a vector a
   //! lane. Timing only: the bits do not change. 0: never. Today row_16's large tiles of 16-byte
-  //! outputs (128x31, 15.9 KB a warp: the product, or any other 16-byte struct) take it. H100, the
-  //! product, x the vector stores' time (perf/NOTES.md, probe 31): 2^22 0.96, 2^24 0.986, 2^28 0.995.
+  //! outputs (192x21, 10.5 KB a warp: the product, or any other 16-byte struct) take it. H100, the
+  //! product, x the vector stores' time (perf/NOTES.md): 128x31 (probe 31) 2^22 0.96, 2^24 0.986,
+  //! 2^28 0.995; 192x21 (probe 34) 2^24 0.981, 2^28 0.994.
   //! Smaller segments lost: int8 16-item tiles (one vector a lane, 512 B a warp) 1.03-1.05 at
   //! 2^16..2^20; even counts, which need the exchange first, lost too (int32 256x32 1.013 at 2^28).
   static constexpr std::size_t bulk_store_min_bytes = 8192;

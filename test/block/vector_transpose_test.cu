@@ -181,7 +181,8 @@ TEST(VectorTranspose, BlockedToLinearIsTheSegmentInOrder) {
   check_linear<std::int16_t, 24>();  // three
   check_linear<int, 20>();           // five
   check_linear<std::int64_t, 14>();  // seven
-  check_linear<mat2, 31>();          // 31: the product's large tiles
+  check_linear<mat2, 21>();          // 21: the product's large tiles
+  check_linear<mat2, 31>();          // 31: the most 16-byte vectors a lane a 64 KiB tile of 128 threads holds
 }
 
 }  // namespace

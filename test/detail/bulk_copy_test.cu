@@ -16,7 +16,7 @@ namespace {
 
 using archscan::test::device_buffer;
 
-constexpr int region_words = 32 * 31 * 4;  // a 15.9 KB region: a warp's segment of the product's large tiles
+constexpr int region_words = 32 * 31 * 4;  // a 15.9 KB region: a warp's segment of 31 16-byte vectors a lane
 
 //! One warp: word w of the region is w * 2654435761 + round; the region goes to `d_out + offset`
 //! words (a 16-byte multiple), then is overwritten at once with other values. `d_ran` says whether

@@ -216,11 +216,21 @@ TEST(NativePlan, LargeTilesByNAlone) {
   // Output items wider than the row's fit both tiles to the same size: no large tiles for that
   // problem type (and no error).
   static_assert(!native::has_large_tiles<native_tuning, no_hooks, double_problem<wide_item>>);
-  // row_16's large tiles: 128x31 (16-byte items), against 128x16.
+  // row_16's large tiles: 192x21 (16-byte items; threads of their own), against 128x16.
   using wides = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
                                                archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
                                                false>;
-  static_assert(native::large_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 31);
+  static_assert(native::large_tile<native_tuning, no_hooks, wides>::tile_items == 192 * 21);
+  static_assert(native::large_tile<native_tuning, no_hooks, wides>::threads == 192);
+  static_assert(native::full_tile<native_tuning, no_hooks, wides>::threads == 128);
+  // Only the large tiles take large_block_threads; rows without it keep block_threads for them too.
+  using row16 = native_tuning::row_16;
+  static_assert(archscan::detail::tile_threads<row16, row16::large_items_per_thread> == 192);
+  static_assert(archscan::detail::tile_threads<row16, row16::items_per_thread> == row16::block_threads);
+  static_assert(archscan::detail::tile_threads<row16, row16::single_items_per_thread> == row16::block_threads);
+  static_assert(archscan::detail::tile_threads<row, large::items_per_thread> == row::block_threads);
+  static_assert(!archscan::detail::other_tile_of<row16>(row16::large_items_per_thread));
+  static_assert(archscan::detail::other_tile_of<row16>(row16::single_items_per_thread));
   static_assert(native::full_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 16);
   // by-key rows: 256x28 large tiles of int and double values, against 256x16 (split items: the
   // exchanges hold values, not whole by-key items, so nothing is fitted down).

@@ -118,7 +118,7 @@ template <class Row>
 std::vector<std::int64_t> sizes_around_large_tiles() {
   using large = archscan::detail::large_tiles<Row>;
   static_assert(large::present, "the row has large tiles");
-  const std::int64_t tile = Row::block_threads * large::items_per_thread;
+  const std::int64_t tile = std::int64_t{large::block_threads} * large::items_per_thread;
   return {large::from_items - 1, large::from_items, large::from_items + 1,
           (large::from_items + tile - 1) / tile * tile,  // whole tiles only
           large::from_items + 3 * tile + 5};

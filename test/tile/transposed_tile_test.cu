@@ -46,7 +46,7 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   using row_4             = native_tuning::row_4;
   constexpr int large     = detail::large_tiles<row_16>::items_per_thread;
   static_assert(large % 2 == 1, "the product's large tiles: an odd count of vectors a lane");
-  // The product's large tiles: 31 vectors a lane, 15.9 KB a warp.
+  // The product's large tiles: 21 vectors a lane, 10.5 KB a warp.
   static_assert(bulk_fit<native_tuning, row_16, mat2, mat2_mul, large>);
   // Its other tiles: 16 vectors a lane (even).
   static_assert(!bulk_fit<native_tuning, row_16, mat2, mat2_mul, row_16::items_per_thread>);

@@ -28,7 +28,7 @@ inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fo
 //! A problem of at most one tile (of the row's items_per_thread, or of the smallest of its single
 //! tiles of few items that covers it): one block, no tile states.
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
-__global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem p) {
+__global__ void __launch_bounds__((detail::tile_threads<Row, Items>)) native_scan_single(Problem p) {
   extern __shared__ __align__(16) unsigned char smem[];
   native_tile<Tuning, Row, Hooks, Problem, Items>::scan_single(p, smem);
 }
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(Row::block_threads) native_scan_single(Problem
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
 //! as the segmented look-back folds them; `d_aggregates` holds one accumulator per tile.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
+__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::min_blocks_for<Row, Items>)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
   native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>>(
@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row
 //! Every tile in one thread block cluster (sm_90 on): the prefixes from the blocks' shared memory
 //! after one cluster barrier, folded as the segmented look-back folds them; no temporary storage.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, detail::min_blocks_for<Row, Items>)
+__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::min_blocks_for<Row, Items>)
     native_scan_cluster(Problem p) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900  // launched on sm_90 on only: nothing to compile before
   extern __shared__ __align__(16) unsigned char smem[];
@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(Threads) native_reset_states(void* d_temp, std
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back. The row's
 //! look-back minimum of blocks an SM (tuning.cuh, `example_lookback_row`).
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, detail::lookback_min_blocks_for<Row, Items>)
+__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::lookback_min_blocks_for<Row, Items>)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
                       std::int64_t tiles, std::int64_t first_set) {
   extern __shared__ __align__(16) unsigned char smem[];

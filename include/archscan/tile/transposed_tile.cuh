@@ -61,7 +61,7 @@ namespace archscan::tile {
 template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
 struct transposed_tile {
   using T = typename Problem::accum_type;
-  static constexpr int threads = Row::block_threads;
+  static constexpr int threads = detail::tile_threads<Row, ItemsPerThread>;
   static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
   //! What `finish` makes of a scanned item: what the stores write (converted to the output's type).
   using finished = std::decay_t<decltype(std::declval<const typename Problem::finish_type&>()(std::declval<const T&>()))>;
