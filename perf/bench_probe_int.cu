@@ -1,10 +1,11 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for integer items. Probes 33-34 vary the 16-byte product's rows alone
-//! (perf/policies.cuh): probe 33 measured int32 here as a control, probe 34 registers nothing.
+//! beside its variants for integer items. Probe 35 (the look-back's waits on the H200): int32's
+//! exclusive sum, the H200 target's case.
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
 namespace {
-const registrar registered{8, [] {}};
+using probe = listed_policies<probe_policies>;
+const registrar registered{8, [] { register_type<exclusive_scan_alg, std::int32_t, probe>(); }};
 }  // namespace
 }  // namespace archscan::perf::bench

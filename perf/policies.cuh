@@ -63,31 +63,21 @@ struct shape_row {
 //! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
 //! and perf/NOTES.md.
-//! Probes 33-34 (perf/NOTES.md, session 33): the 16-byte product's large tiles with more warps an SM.
-//! row_16's 128x31 at 2 blocks gives an SM 8 warps; more threads with fewer items keep about the same
-//! bytes in flight on more warps. The row's full tiles change with its threads here (these probes
-//! measure only the sizes that take large tiles).
-template <int Threads, int FullItems, int LargeItems, int LargeMinBlocks = 2, std::size_t BulkMinBytes = 8192>
-struct product_rows_tuning : native_tuning {
-  struct row_16 : native_tuning::row_16 {
-    static constexpr int block_threads            = Threads;
-    static constexpr int items_per_thread         = FullItems;
-    static constexpr int small_items_per_thread   = FullItems;
-    static constexpr int large_items_per_thread   = LargeItems;
-    static constexpr int large_min_blocks_per_sm  = LargeMinBlocks;
-    static constexpr int single_items_per_thread  = FullItems < 8 ? FullItems : 8;
-  };
-  static constexpr std::size_t bulk_store_min_bytes = BulkMinBytes;
+//! Probe 35 (perf/NOTES.md, session 33): the look-back's waits on the H200, whose tiles live 8 us
+//! against the H100's 10.7: the sleep before a tile's first poll and the sleeps between polls.
+template <unsigned DelayNs, unsigned BackoffMinNs = 200, unsigned BackoffMaxNs = 512>
+struct waits_tuning : native_tuning {
+  static constexpr unsigned lookback_delay_ns = DelayNs;
+  static constexpr unsigned backoff_min_ns    = BackoffMinNs;
+  static constexpr unsigned backoff_max_ns    = BackoffMaxNs;
 };
 inline auto probe_policies() {
-  return std::make_tuple(
-      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-      named_policy<policy<product_rows_tuning<160, 8, 25>, false>>{"archscan::native_p160x25_nosync", {}},
-      named_policy<policy<product_rows_tuning<192, 8, 21>, false>>{"archscan::native_p192x21_nosync", {}},
-      named_policy<policy<product_rows_tuning<192, 8, 21, 2, 1 << 20>, false>>{"archscan::native_p192x21nb_nosync", {}},
-      named_policy<policy<product_rows_tuning<192, 8, 21, 3>, false>>{"archscan::native_p192x21m3_nosync", {}},
-      named_policy<policy<product_rows_tuning<224, 8, 17>, false>>{"archscan::native_p224x17_nosync", {}},
-      named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<waits_tuning<750>, false>>{"archscan::native_d750_nosync", {}},
+                         named_policy<policy<waits_tuning<3000>, false>>{"archscan::native_d3000_nosync", {}},
+                         named_policy<policy<waits_tuning<1500, 64, 128>, false>>{"archscan::native_b64_nosync", {}},
+                         named_policy<policy<waits_tuning<750, 64, 128>, false>>{"archscan::native_d750b64_nosync", {}},
+                         named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.
