@@ -19,7 +19,7 @@
 //!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
-//!    small tiles; `example_large_row`); tiles for problems that one tile of few items covers:
+//!    small tiles), on `large_block_threads` threads where they differ (`example_large_row`); tiles for problems that one tile of few items covers:
 //!    `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
 //!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`). Other
 //!    families ignore these fields;
@@ -69,8 +69,9 @@ struct example_large_row : example_row {
   static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;  //!< problems of this many items up
   //! Optional: a large tile's threads, where they differ from block_threads (a multiple of 32, at most
   //! 1024). Then large_items_per_thread must differ from every other tile's items a thread, which
-  //! tell the tiles apart.
-  static constexpr int large_block_threads = 256;
+  //! tell the tiles apart. A row derived from one that states it inherits it: restate it where the
+  //! derived row changes its threads or its large tiles.
+  static constexpr int large_block_threads = 192;
 };
 
 //! A row with the native family's optional minimum for its look-back kernel (documentation, like
@@ -118,21 +119,22 @@ struct single_tiles<Row, std::void_t<decltype(Row::single_items_per_thread)>> {
                                                   ? own_single_max_items<Row>::value
                                                   : items_per_thread;
 };
+//! A row's own `large_block_threads` (`example_large_row`), 0 where it states none.
+template <class Row, class = void>
+struct own_large_block_threads : std::integral_constant<int, 0> {};
+template <class Row>
+struct own_large_block_threads<Row, std::void_t<decltype(Row::large_block_threads)>>
+    : std::integral_constant<int, Row::large_block_threads> {};
 //! A row's large tiles (`example_large_row`); rows without them: none, never taken.
 template <class Row, class = void>
 struct large_tiles {
+  static_assert(own_large_block_threads<Row>::value == 0, "large_block_threads needs large_items_per_thread");
   static constexpr bool present            = false;
   static constexpr int items_per_thread    = Row::items_per_thread;
   static constexpr int min_blocks_per_sm   = Row::min_blocks_per_sm;
   static constexpr int block_threads       = Row::block_threads;
   static constexpr std::int64_t from_items = INT64_MAX;
 };
-//! A row's own `large_block_threads` (`example_large_row`), else its block_threads.
-template <class Row, class = void>
-struct own_large_block_threads : std::integral_constant<int, Row::block_threads> {};
-template <class Row>
-struct own_large_block_threads<Row, std::void_t<decltype(Row::large_block_threads)>>
-    : std::integral_constant<int, Row::large_block_threads> {};
 //! Whether a row's tiles other than its large ones (full, small, the single tiles' ladder) include
 //! one of `Items` a thread.
 template <class Row>
@@ -150,12 +152,14 @@ struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
   static constexpr bool present            = true;
   static constexpr int items_per_thread    = Row::large_items_per_thread;
   static constexpr int min_blocks_per_sm   = Row::large_min_blocks_per_sm;
-  static constexpr int block_threads       = own_large_block_threads<Row>::value;
+  static constexpr int block_threads =
+      own_large_block_threads<Row>::value > 0 ? own_large_block_threads<Row>::value : Row::block_threads;
   static constexpr std::int64_t from_items = Row::large_from_items;
   static_assert(block_threads % 32 == 0 && block_threads > 0 && block_threads <= 1024,
                 "large_block_threads: a multiple of 32, at most 1024");
   static_assert(block_threads == Row::block_threads || !other_tile_of<Row>(items_per_thread),
-                "with large_block_threads of their own, large tiles need an items_per_thread no other tile has");
+                "with large_block_threads of their own (possibly inherited), large tiles need an "
+                "items_per_thread no other tile of the row has");
 };
 //! The threads of a row's tiles of `Items` items per thread: its large tiles' (`large_block_threads`,
 //! where it states them), else block_threads.

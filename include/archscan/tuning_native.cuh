@@ -67,7 +67,7 @@ struct native_tuning {
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
   };
-  struct row_16 {  // H100, 16-byte non-commutative struct product, 2^20: 24.0 us (1.89x CUB; 128x31 27.2 us)
+  struct row_16 {  // H100, 16-byte non-commutative struct product, 2^20: 24.0 us (1.89x CUB; 128x31 tiles: 27.2 us)
     static constexpr int block_threads          = 128;
     static constexpr int items_per_thread       = 16;  // one 16-byte vector an item
     static constexpr int small_items_per_thread = 16;
@@ -76,6 +76,7 @@ struct native_tuning {
     // H100, the same product, 2^28: 0.839 of copy (2.60x CUB) at 192x21 against 0.823 at 128x31;
     // 160x25 0.985x the time of 128x31, 224x17 0.995x, 256x15 1.009x, 192x21 at 3 blocks 1.33x
     // (perf/NOTES.md, probes 33-34). 12 warps an SM at 2 blocks, 10.5 KB a warp: bulk stores.
+    // A row derived from this one inherits the 192 threads: restate them with other large tiles.
     static constexpr int large_block_threads       = 192;
     static constexpr int large_items_per_thread    = 21;
     static constexpr int large_min_blocks_per_sm   = 2;

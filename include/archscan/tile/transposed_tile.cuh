@@ -1,8 +1,9 @@
 #pragma once
-//! \file The transposed tile (the turing and native families): load, scan and store one tile of
-//! `block_threads * items_per_thread` items, taking its exclusive prefix from the tiles before it by a
-//! warp-wide decoupled look-back (tile/lookback.cuh: turing's window, or native's segmented walk,
-//! whose association is fixed by tile indices), or in a wave after one grid barrier (tile/wave.cuh).
+//! \file The transposed tile (the turing and native families): load, scan and store one tile of its
+//! threads (`detail::tile_threads`: the row's block_threads, or its large tiles' own) times its items
+//! a thread, taking its exclusive prefix from the tiles before it by a warp-wide decoupled look-back
+//! (tile/lookback.cuh: turing's window, or native's segmented walk, whose association is fixed by
+//! tile indices), or in a wave after one grid barrier (tile/wave.cuh).
 //!
 //! Per tile: coalesced warp-striped loads into registers (all of the tile's input is read before any
 //! of its output is written, and only the tile's own range, so in-place scans are safe), a per-warp
