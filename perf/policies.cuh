@@ -63,21 +63,24 @@ struct shape_row {
 //! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
 //! and perf/NOTES.md.
-//! Probe 35 (perf/NOTES.md, session 33): the look-back's waits on the H200, whose tiles live 8 us
-//! against the H100's 10.7: the sleep before a tile's first poll and the sleeps between polls.
-template <unsigned DelayNs, unsigned BackoffMinNs = 200, unsigned BackoffMaxNs = 512>
-struct waits_tuning : native_tuning {
-  static constexpr unsigned lookback_delay_ns = DelayNs;
-  static constexpr unsigned backoff_min_ns    = BackoffMinNs;
-  static constexpr unsigned backoff_max_ns    = BackoffMaxNs;
+//! Probe 36 (perf/NOTES.md, session 33): the 16-byte product's timing fields on its 192x21 large
+//! tiles: the L2 prefetch's distance, the first poll's delay, and the chain of prefixes instead of
+//! the segment states. Timing only, but for the walk (the same bits either way).
+template <int PrefetchPercent, unsigned DelayNs = 1500, std::size_t ChainMaxBytes = 8>
+struct product_timing_tuning : native_tuning {
+  static constexpr int l2_prefetch_ahead_percent        = PrefetchPercent;
+  static constexpr unsigned lookback_delay_ns           = DelayNs;
+  static constexpr std::size_t prefix_chain_max_bytes   = ChainMaxBytes;
 };
 inline auto probe_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<waits_tuning<750>, false>>{"archscan::native_d750_nosync", {}},
-                         named_policy<policy<waits_tuning<3000>, false>>{"archscan::native_d3000_nosync", {}},
-                         named_policy<policy<waits_tuning<1500, 64, 128>, false>>{"archscan::native_b64_nosync", {}},
-                         named_policy<policy<waits_tuning<750, 64, 128>, false>>{"archscan::native_d750b64_nosync", {}},
-                         named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
+  return std::make_tuple(
+      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+      named_policy<policy<product_timing_tuning<35>, false>>{"archscan::native_p35_nosync", {}},
+      named_policy<policy<product_timing_tuning<65>, false>>{"archscan::native_p65_nosync", {}},
+      named_policy<policy<product_timing_tuning<50, 750>, false>>{"archscan::native_d750_nosync", {}},
+      named_policy<policy<product_timing_tuning<50, 3000>, false>>{"archscan::native_d3000_nosync", {}},
+      named_policy<policy<product_timing_tuning<50, 1500, 16>, false>>{"archscan::native_chain_nosync", {}},
+      named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.
