@@ -72,6 +72,9 @@ struct example_large_row : example_row {
   //! tell the tiles apart. A row derived from one that states it inherits it: restate it where the
   //! derived row changes its threads or its large tiles.
   static constexpr int large_block_threads = 192;
+  //! Optional: the large tiles find their prefixes on the chain of prefixes (tile/lookback.cuh),
+  //! whatever the tuning's prefix_chain_max_bytes gives the accumulator. Timing only: the same bits.
+  static constexpr bool large_chained = true;
 };
 
 //! A row with the native family's optional minimum for its look-back kernel (documentation, like
@@ -167,6 +170,15 @@ template <class Row, int Items>
 inline constexpr int tile_threads =
     large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::block_threads
                                                                              : Row::block_threads;
+//! A row's own `large_chained` (`example_large_row`), false where it states none.
+template <class Row, class = void>
+struct own_large_chained : std::false_type {};
+template <class Row>
+struct own_large_chained<Row, std::void_t<decltype(Row::large_chained)>> : std::bool_constant<Row::large_chained> {};
+//! Whether a row's tiles of `Items` items per thread are its large tiles and walk the chain of prefixes.
+template <class Row, int Items>
+inline constexpr bool large_tiles_chained =
+    large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread && own_large_chained<Row>::value;
 //! The `__launch_bounds__` minimum of a row's tiles of `Items` items per thread.
 template <class Row, int Items>
 inline constexpr int min_blocks_for =

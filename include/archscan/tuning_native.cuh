@@ -81,6 +81,9 @@ struct native_tuning {
     static constexpr int large_items_per_thread    = 21;
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 22;
+    // H100, the product, x the segment states' time (probes 36-37): these tiles on the chain of
+    // prefixes 2^22 0.985, 2^24 0.964, 2^26..2^30 0.95; the full tiles on it 2^21 1.13-1.15 (so not them).
+    static constexpr bool large_chained = true;
   };
   struct row_large {  // H100, by-key mat2x2 (keyed<mat2x2>), 2^30: 1357 GB/s (1.21x CUB; 128x3: 0.21x)
     static constexpr int block_threads          = 256;
@@ -204,7 +207,8 @@ struct native_tuning {
   static constexpr int wave_max_tiles = 1 << 30;
 
   //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain
-  //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones.
+  //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones
+  //! (but for a row's large tiles that state `large_chained`: row_16's).
   //! H100, 2^30, x CUB (chain / segment states): int32 1.13 / 1.04, double 0.99 / 0.91, 16-byte
   //! non-commutative struct 1.56 / 1.63.
   static constexpr std::size_t prefix_chain_max_bytes = 8;

@@ -231,6 +231,11 @@ TEST(NativePlan, LargeTilesByNAlone) {
   static_assert(archscan::detail::tile_threads<row, large::items_per_thread> == row::block_threads);
   static_assert(!archscan::detail::other_tile_of<row16>(row16::large_items_per_thread));
   static_assert(archscan::detail::other_tile_of<row16>(row16::single_items_per_thread));
+  // row_16's large tiles walk the chain of prefixes (large_chained), its full tiles the segment
+  // states (16 bytes > prefix_chain_max_bytes); 8-byte items take the chain by their size.
+  static_assert(native::large_tile<native_tuning, no_hooks, wides>::segment_walk::chained);
+  static_assert(!native::full_tile<native_tuning, no_hooks, wides>::segment_walk::chained);
+  static_assert(native::full_tile<native_tuning, no_hooks, doubles>::segment_walk::chained);
   static_assert(native::full_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 16);
   // by-key rows: 256x28 large tiles of int and double values, against 256x16 (split items: the
   // exchanges hold values, not whole by-key items, so nothing is fitted down).

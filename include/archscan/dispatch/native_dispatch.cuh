@@ -315,7 +315,7 @@ struct family_dispatch<native_family> {
     native_plan_input in{p.n, sizeof(T), tile::packs_state<Tuning, T>, tile_t::items, tile_t::tile_items,
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch, Tuning::wave_max_tiles, 0,
-                         tile::segment_lookback<T, Tuning>::chained};
+                         tile_t::segment_walk::chained};
     if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
       if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles,
                                    facts.cc_major, in.resident_blocks_per_sm)) {

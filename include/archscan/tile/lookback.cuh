@@ -176,15 +176,27 @@ inline constexpr bool whole_segments = false;
 template <class T>
 inline constexpr bool whole_segments<segmented_aggregates<T, true>> = true;
 
+//! The walk a tuning gives accumulators of type `T`: the chain of prefixes for those of at most its
+//! `prefix_chain_max_bytes` (for by-key items `keyed_prefix_chain_max_bytes`), the segment states
+//! otherwise (and for tunings of families without this walk, which never take it). A tile may
+//! choose otherwise (a native row's `large_chained`, tuning.cuh).
+template <class T, class Config, class = void>
+struct chained_by_size_of : std::false_type {};
 template <class T, class Config>
+struct chained_by_size_of<T, Config,
+                          std::void_t<decltype(Config::prefix_chain_max_bytes), decltype(Config::keyed_prefix_chain_max_bytes)>>
+    : std::bool_constant<(sizeof(T) <= (detail::is_keyed_v<T> ? Config::keyed_prefix_chain_max_bytes
+                                                                : Config::prefix_chain_max_bytes))> {};
+template <class T, class Config>
+inline constexpr bool chained_by_size = chained_by_size_of<T, Config>::value;
+
+template <class T, class Config, bool Chained = chained_by_size<T, Config>>
 struct segment_lookback {
   static constexpr int segment = segment_tiles;
   static_assert(segment == warp::threads, "a lane per tile of a segment");
 
-  //! The chain of prefixes for accumulators of at most the tuning's `prefix_chain_max_bytes` (for
-  //! by-key items `keyed_prefix_chain_max_bytes`), the segment states otherwise.
-  static constexpr bool chained =
-      sizeof(T) <= (detail::is_keyed_v<T> ? Config::keyed_prefix_chain_max_bytes : Config::prefix_chain_max_bytes);
+  //! The chain of prefixes, or the segment states.
+  static constexpr bool chained = Chained;
 
   //! The exclusive prefix of tile `tile` of `tiles` (absent only for tile 0 without a seed); the
   //! tile's aggregate is published already. A segment's last tile also publishes P_s+1 (and, on the

@@ -187,6 +187,10 @@ struct transposed_tile {
   using scan      = block::warp_totals_scan<T, threads>;
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
   using look      = window_lookback<T, Tuning>;
+  //! native's walk (tile/lookback.cuh): the tuning's by the accumulator's size, or the chain of
+  //! prefixes for a row's large tiles that ask for it (`large_chained`, tuning.cuh). The same bits.
+  using segment_walk = segment_lookback<T, Tuning,
+                                        detail::large_tiles_chained<Row, ItemsPerThread> || chained_by_size<T, Tuning>>;
   using hooks     = detail::hook_traits<Hooks>;
 
   //! Carved out of the kernel's dynamic shared memory (raw bytes: T need not be trivially constructible).
@@ -805,7 +809,7 @@ struct transposed_tile {
     if (threadIdx.x < 32) {
       hooks::starve(tile);
       if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
-      const detail::maybe<T> prefix = segment_lookback<T, Tuning>::exclusive_prefix(
+      const detail::maybe<T> prefix = segment_walk::exclusive_prefix(
           st, tile, tiles, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
       if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix.value;  // present for every tile > 0
     }
@@ -832,7 +836,7 @@ struct transposed_tile {
     } else {
       T prefix{};
       if (tile > 0 && threadIdx.x < 32) {
-        prefix = segment_lookback<T, Tuning>::exclusive_prefix_of(remote, tile, p.seed_maybe(), p.op).value;
+        prefix = segment_walk::exclusive_prefix_of(remote, tile, p.seed_maybe(), p.op).value;
       }
       cluster_exchange::barrier();
       if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
@@ -897,7 +901,7 @@ struct transposed_tile {
   __device__ static void fold_ordered(const Problem& p, std::int64_t tile, const smem_view& s, Aggregate aggregate) {
     if (threadIdx.x >= 32) return;
     const detail::maybe<T> prefix =
-        segment_lookback<T, Tuning>::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
+        segment_walk::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
 
