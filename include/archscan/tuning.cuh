@@ -19,8 +19,9 @@
 //!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
-//!    small tiles), on `large_block_threads` threads where they differ (`example_large_row`); tiles for problems that one tile of few items covers:
-//!    `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
+//!    small tiles), on `large_block_threads` threads where they differ, optionally on the chain of
+//!    prefixes (`large_chained`; `example_large_row`); tiles for problems that one tile of few items
+//!    covers: `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
 //!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`). Other
 //!    families ignore these fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
@@ -164,12 +165,13 @@ struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
                 "with large_block_threads of their own (possibly inherited), large tiles need an "
                 "items_per_thread no other tile of the row has");
 };
+//! Whether a row's tiles of `Items` items per thread are its large tiles (the fields below follow).
+template <class Row, int Items>
+inline constexpr bool is_large_tile = large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread;
 //! The threads of a row's tiles of `Items` items per thread: its large tiles' (`large_block_threads`,
 //! where it states them), else block_threads.
 template <class Row, int Items>
-inline constexpr int tile_threads =
-    large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::block_threads
-                                                                             : Row::block_threads;
+inline constexpr int tile_threads = is_large_tile<Row, Items> ? large_tiles<Row>::block_threads : Row::block_threads;
 //! A row's own `large_chained` (`example_large_row`), false where it states none.
 template <class Row, class = void>
 struct own_large_chained : std::false_type {};
@@ -177,13 +179,11 @@ template <class Row>
 struct own_large_chained<Row, std::void_t<decltype(Row::large_chained)>> : std::bool_constant<Row::large_chained> {};
 //! Whether a row's tiles of `Items` items per thread are its large tiles and walk the chain of prefixes.
 template <class Row, int Items>
-inline constexpr bool large_tiles_chained =
-    large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread && own_large_chained<Row>::value;
+inline constexpr bool large_tiles_chained = is_large_tile<Row, Items> && own_large_chained<Row>::value;
 //! The `__launch_bounds__` minimum of a row's tiles of `Items` items per thread.
 template <class Row, int Items>
 inline constexpr int min_blocks_for =
-    large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread ? large_tiles<Row>::min_blocks_per_sm
-                                                                               : Row::min_blocks_per_sm;
+    is_large_tile<Row, Items> ? large_tiles<Row>::min_blocks_per_sm : Row::min_blocks_per_sm;
 //! The same for the look-back's kernel (native): a row's `lookback_min_blocks_per_sm`, where it has
 //! one, for its full tiles (`example_lookback_row`); otherwise min_blocks_for.
 template <class Row, class = void>
