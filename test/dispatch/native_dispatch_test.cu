@@ -10,6 +10,8 @@
 #include <archscan/detail/keyed.cuh>
 #include <archscan/dispatch/native_dispatch.cuh>
 
+#include "support/policies.cuh"
+
 namespace {
 
 using archscan::dispatch::make_native_plan;
@@ -236,6 +238,10 @@ TEST(NativePlan, LargeTilesByNAlone) {
   static_assert(native::large_tile<native_tuning, no_hooks, wides>::segment_walk::chained);
   static_assert(!native::full_tile<native_tuning, no_hooks, wides>::segment_walk::chained);
   static_assert(native::full_tile<native_tuning, no_hooks, doubles>::segment_walk::chained);
+  // The tests' on_segment_states keeps every tile on the segment states, large tiles too.
+  using states = archscan::test::on_segment_states<native_tuning>;
+  static_assert(!native::large_tile<states, no_hooks, wides>::segment_walk::chained);
+  static_assert(!native::full_tile<states, no_hooks, doubles>::segment_walk::chained);
   static_assert(native::full_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 16);
   // by-key rows: 256x28 large tiles of int and double values, against 256x16 (split items: the
   // exchanges hold values, not whole by-key items, so nothing is fitted down).

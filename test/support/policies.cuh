@@ -57,6 +57,9 @@ template <class Base>
 struct on_segment_states : Base {
   static constexpr std::size_t prefix_chain_max_bytes       = 0;
   static constexpr std::size_t keyed_prefix_chain_max_bytes = 0;
+  struct row_16 : Base::row_16 {  // its large tiles too, which native's row_16 puts on the chain
+    static constexpr bool large_chained = false;
+  };
 };
 
 }  // namespace archscan::test
