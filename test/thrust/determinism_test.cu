@@ -313,6 +313,52 @@ TEST(NativeDeterminism, ChainOfPrefixesAndSegmentStatesGiveTheSameBits) {
   }
 }
 
+//! x -> a x + b on doubles, composed first map first: 16 bytes (native's row_16), not commutative,
+//! and rounded, so another association of the same maps changes the bits of b.
+struct affine16 {
+  double a, b;
+};
+struct affine16_then {
+  __host__ __device__ affine16 operator()(const affine16& f, const affine16& g) const {
+    return {f.a * g.a, f.b * g.a + g.b};
+  }
+};
+
+//! row_16's large tiles walk the chain of prefixes (large_chained); on the segment states they must
+//! give the same bits. Past large_from_items (2^22), a look-back over thousands of large tiles,
+//! inclusive and exclusive with a seed; b within 1e-9 of a sequential fold on the host.
+TEST(NativeDeterminism, LargeTilesOnTheChainAndOnSegmentStatesGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  using chain  = archscan::native_tuning;
+  using states = on_segment_states<chain>;
+  static_assert(chain::row_16::large_chained && !states::row_16::large_chained);
+  const std::int64_t large_from = chain::row_16::large_from_items;
+  const affine16 seed{1.0, 0.25};
+  for (const std::int64_t n : {large_from + 5, 4 * large_from + 3}) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(n));
+    std::uniform_real_distribution<double> scale(0.5, 1.0), shift(-1.0, 1.0);
+    std::vector<affine16> maps(static_cast<std::size_t>(n));
+    for (auto& m : maps) m = {scale(rng), shift(rng)};
+    device_buffer<affine16> in(maps), ca(n), sa(n), cb(n), sb(n);
+    for (auto* out : {&ca, &sa, &cb, &sb}) out->poison();
+    thrust::inclusive_scan(archscan::policy<chain>{}, in.begin(), in.end(), ca.begin(), affine16_then{});
+    thrust::inclusive_scan(archscan::policy<states>{}, in.begin(), in.end(), sa.begin(), affine16_then{});
+    thrust::exclusive_scan(archscan::policy<chain>{}, in.begin(), in.end(), cb.begin(), seed, affine16_then{});
+    thrust::exclusive_scan(archscan::policy<states>{}, in.begin(), in.end(), sb.begin(), seed, affine16_then{});
+    const auto inclusive = ca.to_host();
+    const auto exclusive = cb.to_host();
+    EXPECT_EQ(bytes_of(inclusive), bytes_of(sa.to_host())) << "inclusive, n=" << n;
+    EXPECT_EQ(bytes_of(exclusive), bytes_of(sb.to_host())) << "exclusive with seed, n=" << n;
+    affine16 in_sum = maps[0], ex_sum = seed;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+      if (i > 0) in_sum = affine16_then{}(in_sum, maps[i]);
+      ASSERT_NEAR(inclusive[i].b, in_sum.b, 1e-9) << "inclusive, n=" << n << ", i=" << i;
+      ASSERT_NEAR(exclusive[i].b, ex_sum.b, 1e-9) << "exclusive, n=" << n << ", i=" << i;
+      ex_sum = affine16_then{}(ex_sum, maps[i]);
+    }
+  }
+}
+
 TEST(NativeDeterminism, SmallTilesWaveAndLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 2048-item float tiles, 1024-item double tiles: from just over one full tile to 132 small ones.
