@@ -56,22 +56,6 @@ bool& failed();
 
 // ---- value types ----------------------------------------------------------------------------------------
 
-//! The user type: a 2x2 matrix of 32-bit integers mod 2^32; its product is associative, not commutative.
-struct mat2x2 {
-  std::uint32_t a, b, c, d;
-};
-struct mat_mul {
-  __host__ __device__ mat2x2 operator()(const mat2x2& x, const mat2x2& y) const {
-    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
-  }
-};
-struct random_mat {
-  __host__ __device__ mat2x2 operator()(std::uint64_t h) const {
-    return {static_cast<std::uint32_t>(h & 7) + 1, static_cast<std::uint32_t>((h >> 8) & 7),
-            static_cast<std::uint32_t>((h >> 16) & 7), static_cast<std::uint32_t>((h >> 24) & 7) + 1};
-  }
-};
-
 //! Name, operator, identity and input generator of each measured value type.
 template <class T>
 struct value_traits {

@@ -4,9 +4,11 @@
 //! one warm-up call of each, then one call of native_nosync, turing_nosync and
 //! cub::DeviceScan::ExclusiveScan (preallocated storage); then the same for exclusive by-key sums of
 //! int32 and of double values under int32 keys in random runs: native_nosync, native with its look-back
-//! folded as a tree (what the deterministic walk costs by key) and cub::DeviceScan::ExclusiveScanByKey. The
-//! measured round runs between cudaProfilerStart and cudaProfilerStop, so that e.g.
-//!   ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' archscan-profile
+//! folded as a tree (what the deterministic walk costs by key) and cub::DeviceScan::ExclusiveScanByKey; and
+//! the 16-byte matrix product (exclusive, non-commutative): native_nosync, native with the tree fold and
+//! CUB, whose waves (2^16..2^21 items) are where the ordered fold costs most. The measured round runs
+//! between cudaProfilerStart and cudaProfilerStop, so that e.g.
+//!   ncu --profile-from-start off --clock-control none -k regex:'scan_(tiles|wave|cluster)|DeviceScan(ByKey)?Kernel' archscan-profile
 //! sees the measured launches only. Results are checked against CUB.
 
 #include <cstdint>
@@ -82,6 +84,25 @@ bool profile_by_key(cudaStream_t s, std::size_t n, bool measured) {
   return ok;
 }
 
+//! The 16-byte product: native's ordered fold against the tree fold (the same tiles) and CUB.
+bool profile_product(cudaStream_t s, std::size_t n, bool measured) {
+  device_buffer<mat2x2> in(n), native_out(n), tree_out(n), ref(n);
+  fill_random(in.get(), n, 0x5eedu ^ n, s, random_mat{});
+  const mat2x2 identity{1, 0, 0, 1};
+  const auto count  = static_cast<std::int64_t>(n);
+  std::size_t bytes = 0;
+  check(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.get(), ref.get(), mat_mul{}, identity, count, s), "cub");
+  device_buffer<unsigned char> temp(bytes);
+  const archscan::policy<archscan::perf::native_tree, false> native_tree_nosync{};
+  thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, native_out.get(), identity, mat_mul{});
+  thrust::exclusive_scan(native_tree_nosync.on(s), in.get(), in.get() + n, tree_out.get(), identity, mat_mul{});
+  check(cub::DeviceScan::ExclusiveScan(temp.get(), bytes, in.get(), ref.get(), mat_mul{}, identity, count, s), "cub");
+  check(cudaStreamSynchronize(s), "sync");
+  const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
+  if (measured) std::printf("mat2x2 n=%zu: %s\n", n, ok ? "ok" : "MISMATCH");
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,6 +119,7 @@ int main(int argc, char** argv) {
       ok &= profile<double>(stream.get(), n, measured);
       ok &= profile_by_key<int>(stream.get(), n, measured);
       ok &= profile_by_key<double>(stream.get(), n, measured);
+      ok &= profile_product(stream.get(), n, measured);
       if (measured) check(cudaProfilerStop(), "cudaProfilerStop");
     }
     return ok;

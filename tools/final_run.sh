@@ -25,7 +25,8 @@
 #               (ARCHSCAN_PROBE_REVS="DIR ...": exported revisions under .rev/ probed after it, ~1.5 min each)
 #   cccl-ab     CUB and archscan built against both CCCLs, A/B/A on this GPU (perf/cccl_ab.sh) ~6 min
 #   profile     ncu over native's, turing's and CUB's exclusive sums of int8/int16/int32/double and
-#               native's (walk and tree) and CUB's by-key int32 and double sums at 2^26 (perf/profile.cu):
+#               native's (walk and tree) and CUB's by-key int32 and double sums and 16-byte products at 2^26
+#               (perf/profile.cu; look-back, wave and cluster kernels):
 #               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
 #   floor       archscan-floor: a small call's cost piece by piece (launch, one SM, shared memory, a
 #               cluster, native, CUB) against a cudaMemcpyAsync, cold and hot L2 (perf/floor.cu)   <1 min
@@ -177,7 +178,7 @@ for part in ${parts//,/ }; do
       [ -f build/gpu/build.ninja ] || cmake --preset gpu -B build/gpu > "$out/profile-configure.txt" 2>&1
       cmake --build build/gpu --target archscan-profile > "$out/profile-build.txt" 2>&1 || tail -n 20 "$out/profile-build.txt"
       for lg in ${ARCHSCAN_PROFILE_LOGS:-26}; do  # log2 of the sizes, e.g. ARCHSCAN_PROFILE_LOGS="22 26"
-        ncu --profile-from-start off --clock-control none -k regex:'scan_tiles|DeviceScan(ByKey)?Kernel' \
+        ncu --profile-from-start off --clock-control none -k regex:'scan_(tiles|wave|cluster)|DeviceScan(ByKey)?Kernel' \
           --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
           --section SchedulerStats --section MemoryWorkloadAnalysis \
           build/gpu/perf/archscan-profile "$lg" > "$out/ncu_$lg.txt" 2>&1
