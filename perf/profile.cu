@@ -28,6 +28,9 @@
 namespace {
 using namespace archscan::perf;
 
+//! native with its look-back and waves folded as a tree: what the deterministic fold costs.
+const archscan::policy<native_tree, false> native_tree_nosync{};
+
 template <class T>
 const char* name_of() {
   if constexpr (sizeof(T) == 1) return "int8";
@@ -71,7 +74,6 @@ bool profile_by_key(cudaStream_t s, std::size_t n, bool measured) {
   std::size_t bytes = 0;
   check(cub::DeviceScan::ExclusiveScanByKey(nullptr, bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s), "cub");
   device_buffer<unsigned char> temp(bytes);
-  const archscan::policy<archscan::perf::native_tree, false> native_tree_nosync{};
   thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), native_out.get(),
                                 V{}, same, sum);
   thrust::exclusive_scan_by_key(native_tree_nosync.on(s), keys.get(), keys.get() + n, in.get(), tree_out.get(), V{},
@@ -93,7 +95,6 @@ bool profile_product(cudaStream_t s, std::size_t n, bool measured) {
   std::size_t bytes = 0;
   check(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.get(), ref.get(), mat_mul{}, identity, count, s), "cub");
   device_buffer<unsigned char> temp(bytes);
-  const archscan::policy<archscan::perf::native_tree, false> native_tree_nosync{};
   thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, native_out.get(), identity, mat_mul{});
   thrust::exclusive_scan(native_tree_nosync.on(s), in.get(), in.get() + n, tree_out.get(), identity, mat_mul{});
   check(cub::DeviceScan::ExclusiveScan(temp.get(), bytes, in.get(), ref.get(), mat_mul{}, identity, count, s), "cub");
