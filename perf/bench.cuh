@@ -78,6 +78,13 @@ struct value_traits<mat2x2> {
   static mat2x2 identity() { return {1, 0, 0, 1}; }
   static const char* name() { return "mat2x2"; }
 };
+template <>
+struct value_traits<declared_mat2x2> {  // the probe's (bench_probe_other.cu)
+  using op  = declared_mat_mul;
+  using gen = basic_random_mat<declared_mat2x2>;
+  static declared_mat2x2 identity() { return {1, 0, 0, 1}; }
+  static const char* name() { return "mat2x2d"; }
+};
 
 //! The transform of transform_inclusive_scan: x + x (for the matrix: a shear that keeps it invertible-ish).
 struct twice {

@@ -1,5 +1,6 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for the 16-byte product (probe 36: its timing fields), plain and inclusive.
+//! beside its variants for the 16-byte product. Probe 38: the product declared exactly associative
+//! (mat2x2d, archscan/associativity.cuh) beside the undeclared one (mat2x2), plain, inclusive and by key.
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
@@ -7,7 +8,11 @@ namespace {
 using probe = listed_policies<probe_policies>;
 const registrar registered{9, [] {
   register_type<exclusive_scan_alg, mat2x2, probe>();
+  register_type<exclusive_scan_alg, declared_mat2x2, probe>();
   register_type<inclusive_scan_alg, mat2x2, probe>();
+  register_type<inclusive_scan_alg, declared_mat2x2, probe>();
+  register_type<exclusive_scan_by_key_alg, mat2x2, probe>();
+  register_type<exclusive_scan_by_key_alg, declared_mat2x2, probe>();
 }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -15,6 +15,8 @@
 #include <cuda/std/version>
 #include <cuda_runtime_api.h>
 
+#include <archscan/associativity.cuh>
+
 namespace archscan::perf {
 
 //! Throws with the call's name and CUDA's message when `e` is not cudaSuccess.
@@ -225,17 +227,38 @@ struct random_value {
 struct mat2x2 {
   std::uint32_t a, b, c, d;
 };
-struct mat_mul {
-  __host__ __device__ mat2x2 operator()(const mat2x2& x, const mat2x2& y) const {
+//! The product of matrices `M` (mat2x2, declared_mat2x2).
+template <class M>
+struct basic_mat_mul {
+  __host__ __device__ M operator()(const M& x, const M& y) const {
     return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
   }
 };
-struct random_mat {
-  __host__ __device__ mat2x2 operator()(std::uint64_t h) const {
+using mat_mul = basic_mat_mul<mat2x2>;
+template <class M>
+struct basic_random_mat {
+  __host__ __device__ M operator()(std::uint64_t h) const {
     return {static_cast<std::uint32_t>(h & 7) + 1, static_cast<std::uint32_t>((h >> 8) & 7),
             static_cast<std::uint32_t>((h >> 16) & 7), static_cast<std::uint32_t>((h >> 24) & 7) + 1};
   }
 };
+using random_mat = basic_random_mat<mat2x2>;
+
+//! The same matrices as a type of their own whose product is declared exactly associative
+//! (archscan/associativity.cuh; mod 2^32 it never rounds): a probe measures what the declaration
+//! gains beside the undeclared product.
+struct declared_mat2x2 {
+  std::uint32_t a, b, c, d;
+};
+using declared_mat_mul = basic_mat_mul<declared_mat2x2>;
+
+}  // namespace archscan::perf
+
+template <>
+struct archscan::exactly_associative<archscan::perf::declared_mat_mul, archscan::perf::declared_mat2x2>
+    : std::true_type {};
+
+namespace archscan::perf {
 
 template <class T, class Gen>
 __global__ void fill_kernel(T* out, std::size_t n, std::uint64_t seed, Gen gen) {

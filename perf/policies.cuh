@@ -72,13 +72,11 @@ struct product_timing_tuning : native_tuning {
   static constexpr unsigned lookback_delay_ns           = DelayNs;
   static constexpr std::size_t prefix_chain_max_bytes   = ChainMaxBytes;
 };
-//! Probe 37: the chain for the product at every size (its full tiles too), and with the longer delay.
+//! Probe 38: native and its tree walk over the product declared exact and not (bench_probe_other.cu).
 inline auto probe_policies() {
-  return std::make_tuple(
-      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-      named_policy<policy<product_timing_tuning<50, 1500, 16>, false>>{"archscan::native_chain_nosync", {}},
-      named_policy<policy<product_timing_tuning<50, 3000, 16>, false>>{"archscan::native_chaind3000_nosync", {}},
-      named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
+                         named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.

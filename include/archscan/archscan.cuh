@@ -11,6 +11,7 @@
 #include <thrust/scan.h>
 #include <thrust/transform_scan.h>
 
+#include <archscan/associativity.cuh>
 #include <archscan/hooks.cuh>
 #include <archscan/instrumentation.cuh>
 #include <archscan/policy.cuh>

@@ -2,7 +2,8 @@
 // allocator, _nosync), with functors spelled the way current CCCL recommends (cuda::std::plus,
 // cuda::std::equal_to, user lambdas-free functors). tools/check_warnings.sh compiles this file with
 // warnings on against a CCCL and fails on any warning whose location is in include/archscan/: archscan's
-// own headers must compile cleanly on every CCCL it supports. Never run.
+// own headers must compile cleanly on every CCCL it supports. A user operator declared exactly
+// associative (associativity.cuh) takes native's other fold in waves: compiled here too. Never run.
 
 #include <cstddef>
 
@@ -16,6 +17,18 @@
 namespace {
 
 using archscan::compile_check::every_overload;
+
+//! A user's sum, declared exact on int below.
+struct declared_sum {
+  __host__ __device__ int operator()(int a, int b) const { return a + b; }
+};
+
+}  // namespace
+
+template <>
+struct archscan::exactly_associative<declared_sum, int> : std::true_type {};
+
+namespace {
 
 template <class Policy>
 void every_form(const Policy& p, cudaStream_t s, thrust::device_vector<int>& k, thrust::device_vector<int>& v,
@@ -39,4 +52,7 @@ void archscan_public_api(cudaStream_t s, thrust::device_vector<int>& k, thrust::
   every_form(archscan::turing_nosync, s, k, v, o);
   every_form(archscan::native, s, k, v, o);
   every_form(archscan::native_nosync, s, k, v, o);
+  thrust::inclusive_scan(archscan::native_nosync.on(s), v.begin(), v.end(), o.begin(), declared_sum{});
+  thrust::exclusive_scan_by_key(archscan::native.on(s), k.begin(), k.end(), v.begin(), o.begin(), 0,
+                                ::cuda::std::equal_to<int>{}, declared_sum{});
 }

@@ -1,6 +1,7 @@
 // detail::associates_exactly (host): the operators a deterministic fold may re-associate are exactly
 // those that give the same bits in any association (integer sums, products, minima, maxima, bitwise
-// operations, and by-key items of them), and the premise checked: random integers (unsigned ones
+// operations, and by-key items of them) and those a user declares exact (associativity.cuh, on the
+// declared accumulator type only), and the premise checked: random integers (unsigned ones
 // wrapping) folded left to right and as a tree give the same result under each claimed operator.
 
 #include <cstdint>
@@ -27,6 +28,15 @@ struct user_sum {
     return a + b;
   }
 };
+//! A user's operator declared exact on int (associativity.cuh).
+struct declared_sum : user_sum {};
+
+}  // namespace
+
+template <>
+struct archscan::exactly_associative<declared_sum, int> : std::true_type {};
+
+namespace {
 
 template <class F, class T>
 constexpr bool exact = associates_exactly<callable<F>, T>;
@@ -51,6 +61,15 @@ TEST(ExactFold, IntegerSumsMinimaMaximaAndBitwiseOperationsOnly) {
   static_assert(associates_exactly<segmented_op<callable<::cuda::std::plus<>>>, keyed<int>>);
   static_assert(!associates_exactly<segmented_op<callable<::cuda::std::plus<>>>, keyed<double>>);
   static_assert(!associates_exactly<segmented_op<callable<user_sum>>, keyed<int>>);
+  SUCCEED();
+}
+
+TEST(ExactFold, DeclaredUserOperatorsOnTheirDeclaredTypeOnly) {
+  static_assert(exact<declared_sum, int> && exact<const declared_sum, int>);
+  static_assert(!exact<declared_sum, long long> && !exact<declared_sum, float>);
+  static_assert(associates_exactly<callable<segmented_op<callable<declared_sum>>>, keyed<int>>);
+  static_assert(!associates_exactly<callable<segmented_op<callable<declared_sum>>>, keyed<long long>>);
+  static_assert(!archscan::exactly_associative_v<user_sum, int>);
   SUCCEED();
 }
 

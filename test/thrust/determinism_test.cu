@@ -585,4 +585,84 @@ TEST(NativeDeterminism, ByKeyRunsLongerThanTilesGiveTheSameBits) {
   }
 }
 
+//! The tests' matrix product (mod 2^32: it never rounds) under a name of its own, declared exactly
+//! associative (associativity.cuh), so that native's waves may fold it as a tree.
+struct declared_mat2_mul : mat2_mul {};
+//! affine_mix, which does not associate, declared exact all the same: a false declaration, to make
+//! visible which folds read it (an ordered fold and a tree then give different bits).
+struct declared_affine_mix : affine_mix {};
+
+}  // namespace
+
+template <>
+struct archscan::exactly_associative<declared_mat2_mul, archscan::test::mat2> : std::true_type {};
+template <>
+struct archscan::exactly_associative<declared_affine_mix, std::uint32_t> : std::true_type {};
+
+namespace {
+
+//! A declared operator's results on every route (one cluster, a wave folded as a tree, the
+//! look-back in order; by key too) are the host's left fold, bit for bit.
+TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
+  ARCHSCAN_REQUIRE_GPU();
+  static_assert(archscan::exactly_associative_v<declared_mat2_mul, mat2>);
+  const mat2 identity{1, 0, 0, 1};
+  // One cluster of 16-byte tiles (a wave without clusters), waves of small and of full tiles over one
+  // and over several segments of 32, and a look-back.
+  for (const std::int64_t n : {std::int64_t{16} * 1024 + 3, std::int64_t{132} * 1024 - 1, (std::int64_t{1} << 18) + 5,
+                               std::int64_t{3000} * 1024 + 7}) {
+    const auto items = random_values<mat2>(n, static_cast<std::uint64_t>(n) + 101);
+    std::vector<mat2> inclusive(items.size()), exclusive(items.size());
+    mat2 running = identity;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      exclusive[i] = running;
+      running      = mat2_mul{}(running, items[i]);
+      inclusive[i] = running;
+    }
+    device_buffer<mat2> in(items), out(n);
+    const auto expect_host_bits = [&](auto policy, const char* route) {
+      out.poison();
+      thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), declared_mat2_mul{});
+      EXPECT_EQ(bytes_of(out.to_host()), bytes_of(inclusive)) << "inclusive, " << route << ", n=" << n;
+      out.poison();
+      thrust::exclusive_scan(policy, in.begin(), in.end(), out.begin(), identity, declared_mat2_mul{});
+      EXPECT_EQ(bytes_of(out.to_host()), bytes_of(exclusive)) << "exclusive, " << route << ", n=" << n;
+    };
+    expect_host_bits(archscan::native, "native");
+    expect_host_bits(archscan::policy<native_no_cluster>{}, "no cluster");
+    expect_host_bits(archscan::policy<native_lookback_only>{}, "look-back only");
+    const auto keys = random_key_runs(n, static_cast<std::uint64_t>(n) + 103);
+    expect_same_bits_by_key(items, declared_mat2_mul{}, identity, true, keys);
+  }
+}
+
+//! A declaration changes the association of native's waves alone: declared falsely for an operator
+//! that does not associate, a wave's bits differ from the undeclared operator's, while the
+//! look-back's and a cluster's stay the same (they fold in order whatever the operator).
+TEST(NativeDeterminism, DeclarationReachesTheWaveAlone) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 13 small (4096-item) tiles: a wave without clusters, one cluster on devices with them (sm_90 on).
+  const std::int64_t n = std::int64_t{12} * 4096 + 5;
+  device_buffer<std::uint32_t> in(random_values<std::uint32_t>(n, 105)), out(n);
+  const auto scan = [&](auto policy, auto op) {
+    out.poison();
+    thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op);
+    return bytes_of(out.to_host());
+  };
+  const auto wave     = scan(archscan::policy<native_no_cluster>{}, affine_mix{});
+  const auto lookback = scan(archscan::policy<native_lookback_only>{}, affine_mix{});
+  EXPECT_EQ(wave, lookback) << "undeclared: the wave folds as the look-back does";
+  EXPECT_NE(scan(archscan::policy<native_no_cluster>{}, declared_affine_mix{}), wave)
+      << "declared: the wave folds as a tree";
+  EXPECT_EQ(scan(archscan::policy<native_lookback_only>{}, declared_affine_mix{}), lookback)
+      << "declared: the look-back keeps its order";
+  int device = 0, major = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  if (major >= 9) {
+    EXPECT_EQ(scan(archscan::native, declared_affine_mix{}), scan(archscan::native, affine_mix{}))
+        << "declared: one cluster keeps its order";
+  }
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 
+#include <archscan/associativity.cuh>
 #include <archscan/detail/callable.cuh>
 #include <archscan/detail/keyed.cuh>
 
@@ -44,6 +45,11 @@ constexpr bool exact_functor() {
   }
 }
 
+//! Whether the user's functor `F` folds `T` exactly: one of those above, or declared so
+//! (associativity.cuh).
+template <class F, class T>
+inline constexpr bool exact_or_declared = exact_functor<F, T>() || exactly_associative_v<F, T>;
+
 //! Whether folding accumulators `T` with the dispatch's operator `Op` gives the same bits under any
 //! association that keeps the operands in order. Only then may a deterministic fold change its
 //! association. The dispatch holds `callable<F>` (thrust/run_scan.cuh), for by-key items
@@ -53,9 +59,9 @@ template <class Op, class T>
 inline constexpr bool associates_exactly = false;
 template <class F, class T>
 inline constexpr bool associates_exactly<callable<F>, T> =
-    exact_functor<std::remove_cv_t<F>, T>() || associates_exactly<std::remove_cv_t<F>, T>;
+    exact_or_declared<std::remove_cv_t<F>, T> || associates_exactly<std::remove_cv_t<F>, T>;
 template <class F, class V>
 inline constexpr bool associates_exactly<segmented_op<callable<F>>, keyed<V>> =
-    exact_functor<std::remove_cv_t<F>, V>();
+    exact_or_declared<std::remove_cv_t<F>, V>;
 
 }  // namespace archscan::detail
