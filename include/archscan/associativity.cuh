@@ -8,25 +8,34 @@
 //!
 //! archscan cannot see inside a user's functor, so it assumes that every operator rounds (as floating
 //! point does) and fixes its association: the native family folds tile aggregates strictly in order
-//! by tile index, whatever route the device allows. An operator declared here may be folded in
-//! another association where that is faster (native's waves fold it as a tree): the same bits, since
-//! the declaration says no association changes them. libcu++'s and Thrust's sums, products, minima,
-//! maxima and bitwise operations on integers are recognised without a declaration.
+//! by tile index, whatever route the device allows. A declared operator's waves (problems whose
+//! tiles are all resident at once) fold their aggregates as a tree instead, as they do for integer
+//! sums: fewer operations in a row, the same bits since no association changes them. (Not faster at
+//! every size: perf/NOTES.md, session 35.) libcu++'s and Thrust's sums, products, minima, maxima and
+//! bitwise operations on integers are recognised without a declaration.
+//!
+//! Declare it next to the functor, in the header that defines it: every translation unit that scans
+//! with the functor must see the same declaration before its first scan (else the program is
+//! ill-formed, no diagnostic required: one kernel, two folds).
 //!
 //! The declaration is a promise by the user. Declared for an operator that rounds or does not
-//! associate, native's results stay the same from run to run on one GPU, but no longer the same on
-//! every GPU (a wave and a look-back over the same tiles then give different bits).
+//! associate, native's bits depend on the route it takes (a wave, a cluster or the look-back), which
+//! depends on the GPU, the build and the device's setup (MPS, MIG): they are no longer the same on
+//! every GPU, and on one GPU only while the route is.
 
 #include <type_traits>
 
 namespace archscan {
 
-//! Specialise as `std::true_type` for the functor type `Op` (as passed to the scan, without cv
-//! qualifiers) and the accumulator type `T` (the type the scan folds, by Thrust's rules: the input's
-//! value type without an initial value, the initial value's type for exclusive scans, the decayed
-//! result of `op(init, item)` for inclusive scans with one; thrust/scan.cuh) when `Op` folds `T`
-//! exactly: for all a, b, c, op(op(a, b), c) and op(a, op(b, c)) have the same bits. Scans by key
-//! need no declaration of their own: a declaration for the values' operator covers them.
+//! Specialise as `std::true_type` for the functor type `Op` exactly as passed to the scan (a
+//! declaration for a base class does not apply; a wrapped functor, such as
+//! `cuda::proclaim_return_type`'s, is another type; a lambda cannot be named) and the accumulator type
+//! `T`, when `Op` folds `T` exactly: for all a, b, c, op(op(a, b), c) and op(a, op(b, c)) have the
+//! same bits. `T` is the type the scan folds, by Thrust's rules (thrust/scan.cuh): without an initial
+//! value the input's value type (for transform scans, the transform's result type), with one the
+//! initial value's type for exclusive scans and the decayed result of `op(init, item)` for inclusive
+//! ones. Scans by key need no declaration of their own: the one for the values' operator and their
+//! accumulator type covers them.
 template <class Op, class T>
 struct exactly_associative : std::false_type {};
 

@@ -129,9 +129,9 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! and one per segment of 32 tiles (8 or 16 bytes, or split states for larger accumulators) plus 256
 //! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile, nor for
 //! a problem run as one thread block cluster: at most 8 tiles (16 where the device allows clusters
-//! that large) on sm_90 and newer, when the build holds code for sm_90 or newer. An operator that the
-//! user declares exactly associative (associativity.cuh) may be folded as a tree where that is faster:
-//! the same bits if the declaration is true.
+//! that large) on sm_90 and newer, when the build holds code for sm_90 or newer. A wave of an operator
+//! that the user declares exactly associative (associativity.cuh) folds as a tree: the same bits if
+//! the declaration is true.
 inline const policy<native_tuning> native{};
 inline const policy<native_tuning, false> native_nosync{};
 

@@ -607,8 +607,9 @@ TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
   ARCHSCAN_REQUIRE_GPU();
   static_assert(archscan::exactly_associative_v<declared_mat2_mul, mat2>);
   const mat2 identity{1, 0, 0, 1};
-  // One cluster of 16-byte tiles (a wave without clusters), waves of small and of full tiles over one
-  // and over several segments of 32, and a look-back.
+  // One cluster of 16-byte tiles (a wave without clusters), waves over one and over several
+  // segments of 32 tiles, and a look-back. This alone would pass were the declaration ignored (the
+  // ordered fold gives the same bits): DeclarationReachesTheWaveAlone shows that it is not.
   for (const std::int64_t n : {std::int64_t{16} * 1024 + 3, std::int64_t{132} * 1024 - 1, (std::int64_t{1} << 18) + 5,
                                std::int64_t{3000} * 1024 + 7}) {
     const auto items = random_values<mat2>(n, static_cast<std::uint64_t>(n) + 101);
@@ -636,31 +637,52 @@ TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
   }
 }
 
-//! A declaration changes the association of native's waves alone: declared falsely for an operator
-//! that does not associate, a wave's bits differ from the undeclared operator's, while the
-//! look-back's and a cluster's stay the same (they fold in order whatever the operator).
+//! A transform for transform scans: its result (uint32) is what they accumulate.
+struct flip_bits {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t x) const { return x ^ 0x5bd1e995u; }
+};
+
+//! A declaration changes the association of native's waves alone, at every entry point: declared
+//! falsely for an operator that does not associate, a wave's bits differ from the undeclared
+//! operator's, while the look-back's and a cluster's stay the same (they fold in order whatever the
+//! operator). Assumes the wave's cooperative launch is granted (it is refused under MPS, say).
 TEST(NativeDeterminism, DeclarationReachesTheWaveAlone) {
   ARCHSCAN_REQUIRE_GPU();
-  // 13 small (4096-item) tiles: a wave without clusters, one cluster on devices with them (sm_90 on).
-  const std::int64_t n = std::int64_t{12} * 4096 + 5;
+  // 8 small (4096-item) tiles of plain items: a wave without clusters, one cluster of portable size
+  // on devices with them.
+  const std::int64_t n = std::int64_t{7} * 4096 + 5;
   device_buffer<std::uint32_t> in(random_values<std::uint32_t>(n, 105)), out(n);
-  const auto scan = [&](auto policy, auto op) {
+  device_buffer<int> keys(std::vector<int>(static_cast<std::size_t>(n), 1));  // one run: every item folds
+  const auto run = [&](const char* entry, auto policy, auto op) {
     out.poison();
-    thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op);
+    if (entry[0] == 'i') {
+      thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op);
+    } else if (entry[0] == 'e') {
+      thrust::exclusive_scan(policy, in.begin(), in.end(), out.begin(), std::uint32_t{7}, op);
+    } else if (entry[0] == 't') {
+      thrust::transform_inclusive_scan(policy, in.begin(), in.end(), out.begin(), flip_bits{}, op);
+    } else {
+      thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(),
+                                    thrust::equal_to<int>{}, op);
+    }
     return bytes_of(out.to_host());
   };
-  const auto wave     = scan(archscan::policy<native_no_cluster>{}, affine_mix{});
-  const auto lookback = scan(archscan::policy<native_lookback_only>{}, affine_mix{});
-  EXPECT_EQ(wave, lookback) << "undeclared: the wave folds as the look-back does";
-  EXPECT_NE(scan(archscan::policy<native_no_cluster>{}, declared_affine_mix{}), wave)
-      << "declared: the wave folds as a tree";
-  EXPECT_EQ(scan(archscan::policy<native_lookback_only>{}, declared_affine_mix{}), lookback)
-      << "declared: the look-back keeps its order";
+  for (const char* entry : {"inclusive_scan", "exclusive_scan", "transform_inclusive_scan", "by_key"}) {
+    const auto wave     = run(entry, archscan::policy<native_no_cluster>{}, affine_mix{});
+    const auto lookback = run(entry, archscan::policy<native_lookback_only>{}, affine_mix{});
+    EXPECT_EQ(wave, lookback) << entry << ", undeclared: the wave folds as the look-back does";
+    EXPECT_NE(run(entry, archscan::policy<native_no_cluster>{}, declared_affine_mix{}), wave)
+        << entry << ", declared: the wave folds as a tree";
+    EXPECT_EQ(run(entry, archscan::policy<native_lookback_only>{}, declared_affine_mix{}), lookback)
+        << entry << ", declared: the look-back keeps its order";
+  }
+  // A cluster needs sm_90 on and code for it in the build (this suite builds it for its GPU).
   int device = 0, major = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
   if (major >= 9) {
-    EXPECT_EQ(scan(archscan::native, declared_affine_mix{}), scan(archscan::native, affine_mix{}))
+    EXPECT_EQ(run("inclusive_scan", archscan::native, declared_affine_mix{}),
+              run("inclusive_scan", archscan::native, affine_mix{}))
         << "declared: one cluster keeps its order";
   }
 }
