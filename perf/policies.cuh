@@ -63,15 +63,6 @@ struct shape_row {
 //! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
 //! and perf/NOTES.md.
-//! Probe 36 (perf/NOTES.md, session 33): the 16-byte product's timing fields on its 192x21 large
-//! tiles: the L2 prefetch's distance, the first poll's delay, and the chain of prefixes instead of
-//! the segment states. Timing only, but for the walk (the same bits either way).
-template <int PrefetchPercent, unsigned DelayNs = 1500, std::size_t ChainMaxBytes = 8>
-struct product_timing_tuning : native_tuning {
-  static constexpr int l2_prefetch_ahead_percent        = PrefetchPercent;
-  static constexpr unsigned lookback_delay_ns           = DelayNs;
-  static constexpr std::size_t prefix_chain_max_bytes   = ChainMaxBytes;
-};
 //! Probe 38: native and its tree walk over the product declared exact and not (bench_probe_other.cu).
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
