@@ -612,14 +612,9 @@ TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
   // ordered fold gives the same bits): DeclarationReachesTheWaveAlone shows that it is not.
   for (const std::int64_t n : {std::int64_t{16} * 1024 + 3, std::int64_t{132} * 1024 - 1, (std::int64_t{1} << 18) + 5,
                                std::int64_t{3000} * 1024 + 7}) {
-    const auto items = random_values<mat2>(n, static_cast<std::uint64_t>(n) + 101);
-    std::vector<mat2> inclusive(items.size()), exclusive(items.size());
-    mat2 running = identity;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      exclusive[i] = running;
-      running      = mat2_mul{}(running, items[i]);
-      inclusive[i] = running;
-    }
+    const auto items     = random_values<mat2>(n, static_cast<std::uint64_t>(n) + 101);
+    const auto inclusive = host_scan(items, mat2_mul{}, false, false, identity);
+    const auto exclusive = host_scan(items, mat2_mul{}, true, true, identity);
     device_buffer<mat2> in(items), out(n);
     const auto expect_host_bits = [&](auto policy, const char* route) {
       out.poison();
