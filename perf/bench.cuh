@@ -38,7 +38,7 @@ struct settings {
   bool hot   = false;  //!< skip the L2 flush
   int warmup = 2;
   int reps   = 15;
-  std::vector<int> log2_sizes;
+  std::vector<std::size_t> sizes;  //!< items a case: 2^10..2^30 by default (--sizes)
   double copy_GBps = 0;     //!< measured at start
   cudaDeviceProp prop{};
   std::size_t usable_bytes = 0;  //!< device memory a case may use
@@ -309,13 +309,12 @@ void measure(benchmark::State& state, const std::string& impl, std::size_t n, Ca
 //! CUB, the copy, and the archscan policies of `Policies` (perf/policies.cuh).
 template <class Alg, class T, class Policies = every_policy>
 void register_type() {
-  for (int lg : config().log2_sizes) {
-    const std::size_t n = std::size_t{1} << lg;
+  for (const std::size_t n : config().sizes) {
     // in, out, reference, keys; CUB's and Thrust's temporary storage are small next to these.
     const double need = static_cast<double>(n) * (3.0 * sizeof(T) + (Alg::keyed ? sizeof(key_type) : 0));
     if (need > static_cast<double>(config().usable_bytes)) {
-      std::fprintf(stderr, "note: %s/%s/2^%d skipped: %.1f GB do not fit in %.1f GB of device memory\n", Alg::name,
-                   value_traits<T>::name(), lg, need / 1e9, static_cast<double>(config().usable_bytes) / 1e9);
+      std::fprintf(stderr, "note: %s/%s/%zu skipped: %.1f GB do not fit in %.1f GB of device memory\n", Alg::name,
+                   value_traits<T>::name(), n, need / 1e9, static_cast<double>(config().usable_bytes) / 1e9);
       continue;
     }
     const std::string base = std::string(Alg::name) + "/" + value_traits<T>::name() + "/" + std::to_string(n) + "/";

@@ -1,7 +1,8 @@
 //! \file archscan-bench: every scan algorithm x value type x size x implementation, on Google Benchmark
 //! with manual timing by CUDA events.
 //!
-//!   archscan-bench [--quick] [--hot] [--reps N] [--key-run N] [--markdown FILE] [--summary FILE] [--meta]
+//!   archscan-bench [--quick] [--hot] [--reps N] [--key-run N] [--sizes N,N,...] [--markdown FILE]
+//!                  [--summary FILE] [--meta]
 //!                  [Google Benchmark flags: --benchmark_out=FILE.json --benchmark_out_format=json
 //!                   --benchmark_filter=REGEX ...]
 //!
@@ -10,7 +11,8 @@
 //! spread (q3 - q1) / median. We do not use --benchmark_repetitions: one run with many iterations per
 //! case gives the median at a fraction of the cost, and the budget goes to covering every axis.
 //! Budget: full = every power of two 2^10..2^30 that fits, 15 timed calls + 2 warm-up per case;
-//! --quick = 2^12, 2^20, 2^26 with 5 timed calls + 1 warm-up.
+//! --quick = 2^12, 2^20, 2^26 with 5 timed calls + 1 warm-up. --sizes = these item counts instead of
+//! 2^10..2^30 (a probe's sizes between powers of two).
 //! Which scans a build measures is chosen at configure time (ARCHSCAN_BENCH_SCANS in perf/CMakeLists.txt);
 //! case names do not depend on it, nor on the CCCL release, so results of different builds line up.
 //! The JSON context records the CCCL release (`cccl`: "cccl 3.5.0", `CCCL_VERSION`, `CUB_VERSION`).
@@ -18,6 +20,7 @@
 //! tiles anywhere; the JSON context records it, case names do not).
 //! Exit status: 0 all cases ran and matched CUB, 1 a mismatch or CUDA error, 2 no GPU or a bad flag.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -101,7 +104,7 @@ int main(int argc, char** argv) {
   // Our flags first; the rest goes to Google Benchmark.
   bool quick = false, meta = false;
   int reps   = -1;
-  std::string markdown_path, summary_path;
+  std::string markdown_path, summary_path, sizes;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -119,6 +122,7 @@ int main(int argc, char** argv) {
     else if ((v = value("--key-run"))) config().key_run = static_cast<std::size_t>(std::max(1LL, std::atoll(v)));
     else if ((v = value("--markdown"))) markdown_path = v;
     else if ((v = value("--summary"))) summary_path = v;
+    else if ((v = value("--sizes"))) sizes = v;
     else rest.push_back(argv[i]);
   }
 
@@ -134,9 +138,17 @@ int main(int argc, char** argv) {
     cfg.prop      = prop;
     cfg.warmup    = quick ? 1 : 2;
     cfg.reps      = reps > 0 ? reps : quick ? 5 : 15;
-    if (quick) cfg.log2_sizes = {12, 20, 26};
-    else
-      for (int lg = 10; lg <= 30; ++lg) cfg.log2_sizes.push_back(lg);
+    if (!sizes.empty()) {  // item counts, comma-separated: a probe's sizes between powers of two
+      for (std::size_t at = 0; at < sizes.size();) {
+        const std::size_t comma = std::min(sizes.find(',', at), sizes.size());
+        cfg.sizes.push_back(static_cast<std::size_t>(std::stoull(sizes.substr(at, comma - at))));
+        at = comma + 1;
+      }
+    } else {
+      for (int lg = 10; lg <= 30; ++lg) {
+        if (!quick || lg == 12 || lg == 20 || lg == 26) cfg.sizes.push_back(std::size_t{1} << lg);
+      }
+    }
     const auto [free_b, total_b] = device_memory();
     (void)total_b;
     // Headroom for the L2 flush buffer, Thrust's and CUB's temporary storage and the copy measurement.

@@ -1,10 +1,17 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for integer items. Probe 36 varies the 16-byte product's timing alone and
-//! registers no integer case.
+//! beside its variants for integer items. Probe 39: int32 and int64 sums, plain and by key, whose
+//! waves folded as a tree or in order (since probe 39c libcu++'s sums keep the tree in every variant:
+//! the control).
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
 namespace {
-const registrar registered{8, [] {}};
+using probe = listed_policies<probe_policies>;
+const registrar registered{8, [] {
+  register_type<exclusive_scan_alg, std::int32_t, probe>();
+  register_type<exclusive_scan_alg, std::int64_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int32_t, probe>();
+  register_type<exclusive_scan_by_key_alg, std::int64_t, probe>();
+}};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -7,7 +7,7 @@
 # Builds (sm_90) archscan-bench with the probe's cases only (ARCHSCAN_BENCH_SCANS=probe: native beside
 # the variants of perf/policies.cuh's probe lists, CUB and a copy; perf/bench_probe_*.cu say which types)
 # and measures them at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another Google Benchmark filter). native's tests are tools/native_check.sh's;
-# ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call. ARCHSCAN_PROBE_BENCH: a probe build of
+# ARCHSCAN_PROBE_REPS / ARCHSCAN_PROBE_SIZES: timed calls a case / item counts (archscan-bench --reps / --sizes). ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call. ARCHSCAN_PROBE_BENCH: a probe build of
 # archscan-bench made beforehand (on this machine, carried to the GPU machine), instead of building one.
 set -u
 out=$(realpath -m "${1:?out dir}")
@@ -25,7 +25,7 @@ if [ -z "$bench" ]; then
   bench=$build/perf/archscan-bench
   echo "build $(( $(date +%s) - start )) s"
 fi
-"$bench" \
+"$bench" ${ARCHSCAN_PROBE_REPS:+--reps "$ARCHSCAN_PROBE_REPS"} ${ARCHSCAN_PROBE_SIZES:+--sizes "$ARCHSCAN_PROBE_SIZES"} \
   --benchmark_filter="${ARCHSCAN_PROBE_FILTER:-^[a-z_]*/[a-z0-9]*/(65536|1048576|4194304|8388608|16777216|67108864|268435456|1073741824)/(cub|memcpy|archscan::[a-z0-9_]*)/}" \
   --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.txt" 2>&1 || rc=1
 # One line per case: median, speed against CUB in the same run, fraction of the copy's bandwidth.

@@ -63,11 +63,19 @@ struct shape_row {
 //! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
 //! and perf/NOTES.md.
-//! Probe 38: native and its tree walk over the product declared exact and not (bench_probe_other.cu).
+//! Probe 39: where an exact operator's wave should fold in order (tuning_native.cuh,
+//! wave_tree_max_run_bytes): native beside the same tuning folding such waves always in order (0)
+//! and always as a tree (no limit), over integer sums, by key too, and the declared product (since
+//! probe 39c only declared operators may fold in order).
+template <std::size_t RunBytes>
+struct native_wave_runs : native_tuning {
+  static constexpr std::size_t wave_tree_max_run_bytes = RunBytes;
+};
 inline auto probe_policies() {
-  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_tree, false>>{"archscan::native_tree_nosync", {}},
-                         named_policy<policy<native_tuning, false>>{"archscan::native_ctl_nosync", {}});
+  return std::make_tuple(
+      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+      named_policy<policy<native_wave_runs<0>, false>>{"archscan::native_exact_ordered_nosync", {}},
+      named_policy<policy<native_wave_runs<~std::size_t{0}>, false>>{"archscan::native_exact_tree_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.

@@ -24,4 +24,4 @@ for (alg, typ, n), v in sorted(rows.items()):
     nat = med.get('archscan::native_nosync')
     if not nat: continue
     cells = [f"{med[i] / nat:.3f}" if i in med else '' for i in impls]
-    print(f"| {alg} | {typ} | 2^{n.bit_length() - 1} | {med['memcpy'] / nat:.3f} | {med['cub'] / nat:.3f} | " + ' | '.join(cells) + ' |')
+    print(f"| {alg} | {typ} | {f'2^{n.bit_length() - 1}' if n & (n - 1) == 0 else n} | {med['memcpy'] / nat:.3f} | {med['cub'] / nat:.3f} | " + ' | '.join(cells) + ' |')

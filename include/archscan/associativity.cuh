@@ -10,9 +10,12 @@
 //! point does) and fixes its association: the native family folds tile aggregates strictly in order
 //! by tile index, whatever route the device allows. A declared operator's waves (problems whose
 //! tiles are all resident at once) fold their aggregates as a tree instead, as they do for integer
-//! sums: fewer operations in a row, the same bits since no association changes them. (Not faster at
-//! every size: perf/NOTES.md, session 35.) libcu++'s and Thrust's sums, products, minima, maxima and
-//! bitwise operations on integers are recognised without a declaration.
+//! sums: fewer operations in a row, the same bits since no association changes them. Waves whose
+//! tree would leave each lane a long run of wide aggregates keep the order (tuning_native.cuh,
+//! `wave_tree_max_run_bytes`: a choice by n, the accumulator's size and the tuning; on the H100 the
+//! order was faster there for the benchmark's 16-byte matrix product). libcu++'s and Thrust's sums,
+//! products, minima, maxima and bitwise operations on integers are recognised without a
+//! declaration.
 //!
 //! Declare it next to the functor, in the header that defines it: every translation unit that scans
 //! with the functor must see the same declaration before its first scan (else the program is

@@ -130,8 +130,9 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile, nor for
 //! a problem run as one thread block cluster: at most 8 tiles (16 where the device allows clusters
 //! that large) on sm_90 and newer, when the build holds code for sm_90 or newer. A wave of an operator
-//! that the user declares exactly associative (associativity.cuh) folds as a tree: the same bits if
-//! the declaration is true.
+//! that the user declares exactly associative (associativity.cuh) folds as a tree while its lanes'
+//! runs are short (tuning_native.cuh, `wave_tree_max_run_bytes`): the same bits if the declaration
+//! is true.
 inline const policy<native_tuning> native{};
 inline const policy<native_tuning, false> native_nosync{};
 

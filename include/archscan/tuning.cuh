@@ -225,7 +225,9 @@ struct small_tiles_max
 //! without what it asks for: the look-back's first set of tiles paces its loads by
 //! `first_set_stagger_cycles_per_kib`, its look-back tiles ask the L2 for a later tile's input by
 //! `l2_prefetch_ahead_percent`, `dependent_launch` launches the scan after its reset as a
-//! programmatic dependent, and `bulk_store_min_bytes` sets which full tiles the bulk copy unit stores.
+//! programmatic dependent, `bulk_store_min_bytes` sets which full tiles the bulk copy unit stores,
+//! and `wave_tree_max_run_bytes` which waves of an exact operator fold in order (without it: none,
+//! and one wave kernel is compiled).
 template <class Tuning, class = void>
 struct stagger_cycles_per_kib {
   static constexpr double value = 0;
@@ -244,6 +246,11 @@ struct bulk_store_min_bytes : std::integral_constant<std::size_t, 0> {};
 template <class Tuning>
 struct bulk_store_min_bytes<Tuning, std::void_t<decltype(Tuning::bulk_store_min_bytes)>>
     : std::integral_constant<std::size_t, Tuning::bulk_store_min_bytes> {};
+template <class Tuning, class = void>
+struct wave_tree_max_run_bytes : std::integral_constant<std::size_t, ~std::size_t{0}> {};
+template <class Tuning>
+struct wave_tree_max_run_bytes<Tuning, std::void_t<decltype(Tuning::wave_tree_max_run_bytes)>>
+    : std::integral_constant<std::size_t, Tuning::wave_tree_max_run_bytes> {};
 template <class Tuning, class = void>
 struct dependent_launch : std::false_type {};
 template <class Tuning>

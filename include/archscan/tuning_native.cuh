@@ -5,8 +5,9 @@
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
 //! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile
 //! aggregates are folded left to right whoever folds them, and the wave and the look-back fold the
-//! same way (a wave of an operator exact under any association folds as a tree: the same bits), so
-//! the route the device allows does not matter.
+//! same way (a wave of an operator exact under any association folds as a tree, one exact by a
+//! user's declaration only while its lanes' runs are short: the same bits), so the route the device
+//! allows does not matter.
 
 #include <cstddef>
 #include <cstdint>
@@ -203,8 +204,18 @@ struct native_tuning {
 
   //! Problems of at most this many tiles, when all fit on the device at once, run as one cooperative
   //! launch (no reset, one launch instead of two) folded as the look-back folds (or, for an operator
-  //! exact under any association, as a tree): the same bits either way. Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
+  //! exact under any association, as a tree: wave_tree_max_run_bytes): the same bits either way.
+  //! Every fitting wave: on the H100 it beat a 64-tile cap at 2^20..2^22 items.
   static constexpr int wave_max_tiles = 1 << 30;
+
+  //! A wave of an operator that a user declares exact (associativity.cuh) folds its aggregates as a
+  //! tree while each lane's run (the last tile's: ceil((tiles - 1) / 32) aggregates) holds at most
+  //! this many bytes, and in order (the look-back's association) past that: the same bits either
+  //! way, a choice the dispatch makes once per call. libcu++'s integer functors keep the tree
+  //! (dispatch/native_dispatch.cuh, `exact_waves_in_order`). H100, the declared 16-byte product,
+  //! time as a tree / in order: 64 tiles 0.96, 320 tiles 0.985, 384 tiles (192 bytes) 1.01, 448
+  //! tiles 1.02, 512 tiles 1.05.
+  static constexpr std::size_t wave_tree_max_run_bytes = 192;
 
   //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain
   //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones

@@ -19,6 +19,7 @@ namespace {
 
 using archscan::detail::associates_exactly;
 using archscan::detail::callable;
+using archscan::detail::declared_exact;
 using archscan::detail::keyed;
 using archscan::detail::segmented_op;
 
@@ -70,6 +71,19 @@ TEST(ExactFold, DeclaredUserOperatorsOnTheirDeclaredTypeOnly) {
   static_assert(associates_exactly<callable<segmented_op<callable<declared_sum>>>, keyed<int>>);
   static_assert(!associates_exactly<callable<segmented_op<callable<declared_sum>>>, keyed<long long>>);
   static_assert(!archscan::exactly_associative_v<user_sum, int>);
+  SUCCEED();
+}
+
+//! Only a declaration may send a wave of long runs back to the ordered fold
+//! (dispatch/native_dispatch.cuh, `exact_waves_in_order`); libcu++'s integer functors stay trees.
+TEST(ExactFold, DeclaredAloneTellsTheUsersOperatorsApart) {
+  static_assert(declared_exact<callable<declared_sum>, int> && declared_exact<callable<const declared_sum>, int>);
+  static_assert(!declared_exact<callable<declared_sum>, long long>);
+  static_assert(declared_exact<callable<segmented_op<callable<declared_sum>>>, keyed<int>>);
+  static_assert(!declared_exact<callable<::cuda::std::plus<>>, long long>);
+  static_assert(!declared_exact<callable<::cuda::std::plus<int>>, int>);
+  static_assert(!declared_exact<callable<segmented_op<callable<::cuda::std::plus<>>>>, keyed<long long>>);
+  static_assert(!declared_exact<callable<user_sum>, int>);
   SUCCEED();
 }
 

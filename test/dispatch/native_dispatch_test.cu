@@ -59,6 +59,35 @@ TEST(NativePlan, OneBlockPerTileAndTheStatesUpToTwoToTheForty) {
   }
 }
 
+TEST(NativePlan, ExactWavesFoldInOrderPastTheTreesLongestRun) {
+  using archscan::dispatch::native_wave_in_order;
+  // The last tile's lanes fold ceil((tiles - 1) / 32) aggregates each: 16-byte ones up to 128 bytes
+  // for 257 tiles.
+  EXPECT_FALSE(native_wave_in_order(257, 16, 128));
+  EXPECT_TRUE(native_wave_in_order(258, 16, 128));
+  EXPECT_FALSE(native_wave_in_order(1025, 4, 128));
+  EXPECT_TRUE(native_wave_in_order(1026, 4, 128));
+  EXPECT_FALSE(native_wave_in_order(65, 4, 8));  // determinism_test.cu's native_short_tree_runs
+  EXPECT_TRUE(native_wave_in_order(66, 4, 8));
+  EXPECT_FALSE(native_wave_in_order(33, 8, 8));
+  EXPECT_TRUE(native_wave_in_order(34, 8, 8));
+  EXPECT_TRUE(native_wave_in_order(2, 1, 0));
+  EXPECT_FALSE(native_wave_in_order(std::int64_t{1} << 40, 1024, ~std::size_t{0}));
+  // The plan carries the choice for its wave, a function of n and the tuning alone; by default (an
+  // operator that folds in order anyway, or a tuning without the limit) it is never taken.
+  auto in = input(std::int64_t{258} * 5120, 16, false);
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::wave);
+  EXPECT_FALSE(make_native_plan(in).wave_in_order);
+  in.wave_tree_max_run_bytes = 128;
+  EXPECT_TRUE(make_native_plan(in).wave_in_order);
+  in.sm_count = 1000;
+  EXPECT_TRUE(make_native_plan(in).wave_in_order);
+  in.n = std::int64_t{257} * 5120;
+  EXPECT_FALSE(make_native_plan(in).wave_in_order);
+  in.cooperative = false;  // the look-back: nothing to choose
+  EXPECT_FALSE(make_native_plan(in).wave_in_order);
+}
+
 TEST(NativePlan, TheSamePlanOnEveryDevice) {
   // What the association depends on (tiles and their size) is the same on a GPU of any size.
   auto small = input(std::int64_t{1} << 28), large = input(std::int64_t{1} << 28);

@@ -181,6 +181,11 @@ struct native_lookback_only : archscan::native_tuning {
 struct native_no_cluster : archscan::native_tuning {
   static constexpr int cluster_max_tiles = 0;
 };
+//! Its waves of an exact operator folded in order past 8 bytes a lane's run: 4-byte accumulators
+//! keep the tree up to 65 tiles, 8-byte ones (by-key uint32) up to 33, wider ones never.
+struct native_short_tree_runs : native_no_cluster {
+  static constexpr std::size_t wave_tree_max_run_bytes = 8;
+};
 
 //! Small tiles for problems of few of them (a choice by n alone): a wave and a look-back over the
 //! same small tiles give the same bits too.
@@ -610,8 +615,10 @@ TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
   // One cluster of 16-byte tiles (a wave without clusters), waves over one and over several
   // segments of 32 tiles, and a look-back. This alone would pass were the declaration ignored (the
   // ordered fold gives the same bits): DeclarationReachesTheWaveAlone shows that it is not.
+  // 2^20 + 5 items: 513 tiles, a wave native folds in order (its tree's runs would pass 192 bytes)
+  // where the device holds them all.
   for (const std::int64_t n : {std::int64_t{16} * 1024 + 3, std::int64_t{132} * 1024 - 1, (std::int64_t{1} << 18) + 5,
-                               std::int64_t{3000} * 1024 + 7}) {
+                               (std::int64_t{1} << 20) + 5, std::int64_t{3000} * 1024 + 7}) {
     const auto items     = random_values<mat2>(n, static_cast<std::uint64_t>(n) + 101);
     const auto inclusive = host_scan(items, mat2_mul{}, false, false, identity);
     const auto exclusive = host_scan(items, mat2_mul{}, true, true, identity);
@@ -627,6 +634,7 @@ TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
     expect_host_bits(archscan::native, "native");
     expect_host_bits(archscan::policy<native_no_cluster>{}, "no cluster");
     expect_host_bits(archscan::policy<native_lookback_only>{}, "look-back only");
+    expect_host_bits(archscan::policy<native_short_tree_runs>{}, "every wave in order");
     const auto keys = random_key_runs(n, static_cast<std::uint64_t>(n) + 103);
     expect_same_bits_by_key(items, declared_mat2_mul{}, identity, true, keys);
   }
@@ -643,42 +651,61 @@ struct flip_bits {
 //! operator). Assumes the wave's cooperative launch is granted (it is refused under MPS, say).
 TEST(NativeDeterminism, DeclarationReachesTheWaveAlone) {
   ARCHSCAN_REQUIRE_GPU();
-  // 8 small (4096-item) tiles of plain items: a wave without clusters, one cluster of portable size
-  // on devices with them.
-  const std::int64_t n = std::int64_t{7} * 4096 + 5;
-  device_buffer<std::uint32_t> in(random_values<std::uint32_t>(n, 105)), out(n);
-  device_buffer<int> keys(std::vector<int>(static_cast<std::size_t>(n), 1));  // one run: every item folds
-  const auto run = [&](const char* entry, auto policy, auto op) {
-    out.poison();
+  struct mixed_items {
+    device_buffer<std::uint32_t> in, out;
+    device_buffer<int> keys;  // one run: every item folds
+    mixed_items(std::int64_t count, std::uint64_t seed)
+        : in(random_values<std::uint32_t>(count, seed)), out(count),
+          keys(std::vector<int>(static_cast<std::size_t>(count), 1)) {}
+  };
+  const auto run = [](mixed_items& c, const char* entry, auto policy, auto op) {
+    c.out.poison();
     if (entry[0] == 'i') {
-      thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op);
+      thrust::inclusive_scan(policy, c.in.begin(), c.in.end(), c.out.begin(), op);
     } else if (entry[0] == 'e') {
-      thrust::exclusive_scan(policy, in.begin(), in.end(), out.begin(), std::uint32_t{7}, op);
+      thrust::exclusive_scan(policy, c.in.begin(), c.in.end(), c.out.begin(), std::uint32_t{7}, op);
     } else if (entry[0] == 't') {
-      thrust::transform_inclusive_scan(policy, in.begin(), in.end(), out.begin(), flip_bits{}, op);
+      thrust::transform_inclusive_scan(policy, c.in.begin(), c.in.end(), c.out.begin(), flip_bits{}, op);
     } else {
-      thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(),
+      thrust::inclusive_scan_by_key(policy, c.keys.begin(), c.keys.end(), c.in.begin(), c.out.begin(),
                                     thrust::equal_to<int>{}, op);
     }
-    return bytes_of(out.to_host());
+    return bytes_of(c.out.to_host());
   };
-  for (const char* entry : {"inclusive_scan", "exclusive_scan", "transform_inclusive_scan", "by_key"}) {
-    const auto wave     = run(entry, archscan::policy<native_no_cluster>{}, affine_mix{});
-    const auto lookback = run(entry, archscan::policy<native_lookback_only>{}, affine_mix{});
+  const char* const entries[] = {"inclusive_scan", "exclusive_scan", "transform_inclusive_scan", "by_key"};
+  // 8 small (4096-item) tiles of plain items: a wave without clusters, one cluster of portable size
+  // on devices with them.
+  mixed_items few(std::int64_t{7} * 4096 + 5, 105);
+  for (const char* entry : entries) {
+    const auto wave     = run(few, entry, archscan::policy<native_no_cluster>{}, affine_mix{});
+    const auto lookback = run(few, entry, archscan::policy<native_lookback_only>{}, affine_mix{});
     EXPECT_EQ(wave, lookback) << entry << ", undeclared: the wave folds as the look-back does";
-    EXPECT_NE(run(entry, archscan::policy<native_no_cluster>{}, declared_affine_mix{}), wave)
-        << entry << ", declared: the wave folds as a tree";
-    EXPECT_EQ(run(entry, archscan::policy<native_lookback_only>{}, declared_affine_mix{}), lookback)
+    const auto tree = run(few, entry, archscan::policy<native_no_cluster>{}, declared_affine_mix{});
+    EXPECT_NE(tree, wave) << entry << ", declared: the wave folds as a tree";
+    EXPECT_EQ(run(few, entry, archscan::policy<native_lookback_only>{}, declared_affine_mix{}), lookback)
         << entry << ", declared: the look-back keeps its order";
+    // Past the tree's longest run (tuning_native.cuh, wave_tree_max_run_bytes) the dispatch
+    // launches the wave that folds a declared operator in order; these 8 tiles keep the tree.
+    EXPECT_EQ(run(few, entry, archscan::policy<native_short_tree_runs>{}, declared_affine_mix{}), tree)
+        << entry << ", declared, 8 tiles: the tree";
   }
   // A cluster needs sm_90 on and code for it in the build (this suite builds it for its GPU).
   int device = 0, major = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
   if (major >= 9) {
-    EXPECT_EQ(run("inclusive_scan", archscan::native, declared_affine_mix{}),
-              run("inclusive_scan", archscan::native, affine_mix{}))
+    EXPECT_EQ(run(few, "inclusive_scan", archscan::native, declared_affine_mix{}),
+              run(few, "inclusive_scan", archscan::native, affine_mix{}))
         << "declared: one cluster keeps its order";
+  }
+  // 70 small tiles: runs of 3 aggregates, 12 bytes (by key 24), fold in order, the look-back's bits.
+  mixed_items more(std::int64_t{69} * 4096 + 5, 107);
+  for (const char* entry : entries) {
+    const auto in_order = run(more, entry, archscan::policy<native_short_tree_runs>{}, declared_affine_mix{});
+    EXPECT_EQ(in_order, run(more, entry, archscan::policy<native_lookback_only>{}, declared_affine_mix{}))
+        << entry << ", declared, 70 tiles: in order, the look-back's bits";
+    EXPECT_NE(in_order, run(more, entry, archscan::policy<native_no_cluster>{}, declared_affine_mix{}))
+        << entry << ", declared, 70 tiles: native's tree";
   }
 }
 

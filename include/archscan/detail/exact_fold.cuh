@@ -64,4 +64,17 @@ template <class F, class V>
 inline constexpr bool associates_exactly<segmented_op<callable<F>>, keyed<V>> =
     exact_or_declared<std::remove_cv_t<F>, V>;
 
+//! Whether `Op` is exact on `T` by the user's declaration alone (associativity.cuh), by key too: an
+//! operator archscan knows nothing more of, which may be slow (a matrix product), where libcu++'s
+//! integer functors above are an instruction or two.
+template <class F, class T>
+inline constexpr bool declared_only = !exact_functor<F, T>() && exactly_associative_v<F, T>;
+template <class Op, class T>
+inline constexpr bool declared_exact = false;
+template <class F, class T>
+inline constexpr bool declared_exact<callable<F>, T> =
+    declared_only<std::remove_cv_t<F>, T> || declared_exact<std::remove_cv_t<F>, T>;
+template <class F, class V>
+inline constexpr bool declared_exact<segmented_op<callable<F>>, keyed<V>> = declared_only<std::remove_cv_t<F>, V>;
+
 }  // namespace archscan::detail

@@ -19,9 +19,10 @@
 //! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
 //! then the scan. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh,
-//! as a tree), so they give the same bits, and the tiles themselves depend only on n and
-//! the row: the association of every result is a function of n and the row, the same on every run
-//! and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
+//! as a tree, a declared one's while its lanes' runs are short: `native_wave_in_order`), so they
+//! give the same bits, and the tiles themselves depend only on n and the row: the association of
+//! every result is a function of n and the row, the same on every run and every GPU, whichever
+//! route the device allows. Temporary storage: a state per tile, and one per
 //! segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
 //! tuning's prefix_chain_max_bytes; 2^28 int32 items in 8192-item tiles take the chain: 32768 packed
 //! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger. Launches are checked; nothing
@@ -53,6 +54,10 @@ struct native_plan_input {
   int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
   bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
   int cluster_max_tiles = 0;   //!< the most tiles one cluster of the cluster kernel holds here (0: none)
+  //! An exact operator's wave folds in order past runs of this many bytes (tuning_native.cuh's
+  //! wave_tree_max_run_bytes; the maximum: never, as for every other operator, which folds in order
+  //! always).
+  std::size_t wave_tree_max_run_bytes = ~std::size_t{0};
 };
 
 //! Whether a problem of `n` items may take the row's small tiles: at most `small_tiles_max` of them
@@ -89,6 +94,14 @@ constexpr bool native_wave_candidate(const native_plan_input& in) {
   return in.cooperative && tiles > 1 && tiles <= in.wave_max_tiles && in.resident_blocks_per_sm == 0;
 }
 
+//! Whether a wave of `tiles` tiles of an exact operator folds in order: the longest run of the tree
+//! (tile/wave.cuh: the last tile's lanes, after tiles - 1 others) of aggregates of `accum_bytes`
+//! would hold more than `max_run_bytes`. A function of n and the tuning alone; the same bits either
+//! way.
+constexpr bool native_wave_in_order(std::int64_t tiles, std::size_t accum_bytes, std::size_t max_run_bytes) {
+  return static_cast<std::size_t>(tile::wave_tree_run(tiles - 1)) * accum_bytes > max_run_bytes;
+}
+
 //! Whether one thread block cluster is worth asking the device about: Tuning::cluster_max_tiles
 //! allows it (`cluster_max`), the device has clusters, more than one tile and no more than that,
 //! and no hook asks for the look-back.
@@ -123,8 +136,9 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
     return plan;
   }
   if (native_wave_candidate(in) && t.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
-    plan.route      = single_pass_route::wave;
-    plan.tiles.grid = t.tiles;
+    plan.route         = single_pass_route::wave;
+    plan.tiles.grid    = t.tiles;
+    plan.wave_in_order = native_wave_in_order(t.tiles, in.accum_bytes, in.wave_tree_max_run_bytes);
     plan.temp_bytes = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes,
                                                                  detail::storage_alignment));
   }
@@ -180,6 +194,21 @@ struct family_dispatch<native_family> {
   static constexpr bool has_large_tiles =
       large_of<Tuning, Problem>::present &&
       large_tile<Tuning, Hooks, Problem>::tile_items > full_tile<Tuning, Hooks, Problem>::tile_items;
+
+  //! Whether an exact operator's waves may fold in order (a second wave kernel, compiled only then):
+  //! the fold is native's ordered one (no tree_fold hook), the operator is exact on its accumulators
+  //! by the user's declaration alone (detail/exact_fold.cuh), and a wave of `in_order_check_tiles`
+  //! tiles would pass the tuning's wave_tree_max_run_bytes. libcu++'s integer functors, an
+  //! instruction or two a step, keep the tree at every size: on the H100 it was never slower (sums of
+  //! 4 and 8 bytes, by-key int64 sums up to 396 tiles, where the order was 1-5% slower). Accumulators
+  //! that fit the limit at 512 tiles fold even larger waves as a tree too (timing only, the same bits).
+  static constexpr std::int64_t in_order_check_tiles = 512;
+  template <class Tuning, class Hooks, class Problem>
+  static constexpr bool exact_waves_in_order =
+      kernel::native_ordered_fold<Hooks> &&
+      detail::declared_exact<typename Problem::op_type, typename Problem::accum_type> &&
+      native_wave_in_order(in_order_check_tiles, sizeof(typename Problem::accum_type),
+                           detail::wave_tree_max_run_bytes<Tuning>::value);
 
   //! Whether tiles of `Items` per thread may ever run as one cluster (their kernel is compiled only
   //! then): the tuning allows clusters, no hook asks for the look-back or the tree fold (a cluster
@@ -331,10 +360,13 @@ struct family_dispatch<native_family> {
     } else {
       in.blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, true>(
           tile_t::threads, tile_t::smem_bytes, facts);
-      if (native_wave_candidate(in)) {  // all shared memory to the carveout: the blocks counted surely fit
-        in.wave_blocks_per_sm =
-            configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
-                tile_t::threads, tile_t::smem_bytes, facts, 100);
+      if (native_wave_candidate(in)) {
+        if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
+          in.wave_tree_max_run_bytes = detail::wave_tree_max_run_bytes<Tuning>::value;
+        }
+        const bool in_order = native_wave_in_order(detail::ceil_div(p.n, tile_t::tile_items), sizeof(T),
+                                                   in.wave_tree_max_run_bytes);
+        in.wave_blocks_per_sm = configure_wave<Tuning, Hooks, Problem, Items>(in_order, facts);
       }
     }
     single_pass_plan pl = make_native_plan(in);
@@ -366,7 +398,7 @@ struct family_dispatch<native_family> {
       }
     }
     if (pl.route == single_pass_route::wave &&
-        launch_wave<Tuning, Hooks, Problem, Items>(p, pl.tiles, facts, d_temp, stream)) {
+        launch_wave<Tuning, Hooks, Problem, Items>(p, pl, facts, d_temp, stream)) {
       return;
     }
     configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, true>(
@@ -456,15 +488,39 @@ struct family_dispatch<native_family> {
   //! of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same tiles, the
   //! same bits).
   template <class Tuning, class Hooks, class Problem, int Items>
-  static bool launch_wave(const Problem& p, const tile_grid& wave, const detail::device_facts& facts, void* d_temp,
-                          cudaStream_t stream) {
+  static bool launch_wave(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts,
+                          void* d_temp, cudaStream_t stream) {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
+    auto* const d_aggregates = static_cast<typename Problem::accum_type*>(d_temp);
+    configure_wave<Tuning, Hooks, Problem, Items>(pl.wave_in_order, facts);
+    if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
+      if (pl.wave_in_order) {
+        return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items, true>, pl.tiles.grid,
+                                  tile_t::threads, tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
+                                  d_aggregates);
+      }
+    }
+    return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, pl.tiles.grid,
+                              tile_t::threads, tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
+                              d_aggregates);
+  }
+
+  //! Sets the attributes of the wave kernel that folds in order where `in_order` (an exact
+  //! operator's, compiled only where exact_waves_in_order), else of the other, with all shared memory
+  //! to the carveout, and returns its blocks an SM: the blocks counted surely fit.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static int configure_wave(bool in_order, const detail::device_facts& facts) {
+    using row    = row_of<Tuning, Problem>;
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
+      if (in_order) {
+        return configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items, true>, true>(
+            tile_t::threads, tile_t::smem_bytes, facts, 100);
+      }
+    }
+    return configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
         tile_t::threads, tile_t::smem_bytes, facts, 100);
-    return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, wave.grid, tile_t::threads,
-                              tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
-                              static_cast<typename Problem::accum_type*>(d_temp));
   }
 };
 

@@ -36,6 +36,9 @@ struct single_pass_plan {
   std::int64_t first_set = 0;
   //! The look-back launches as a programmatic dependent of its own reset kernel (native, sm_90 on).
   bool dependent_launch = false;
+  //! A wave of an operator exact under any association folds its aggregates in order rather than as
+  //! a tree (native: the tree's runs a lane would be long; the same bits either way).
+  bool wave_in_order = false;
   tile::tile_state_layout states{};  //!< of `lookback`
   std::size_t temp_bytes     = 0;    //!< the most any path of the plan needs
 };

@@ -21,7 +21,8 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 //! deterministic for every operator), or, under the tree_fold hook, as turing's windowed tree: what
 //! the order costs. Operators exact under any association (integer sums, minima, maxima, bitwise)
 //! take the ordered walk in the look-back and a cluster too (with 8192-item tiles it outran the
-//! tree), and the tree in a wave (fewer steps in a row): the same bits either way.
+//! tree), and in a wave the tree (fewer steps in a row) unless `ExactInOrder` (the dispatch's choice
+//! for long runs, tuning_native.cuh's wave_tree_max_run_bytes): the same bits either way.
 template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
@@ -35,11 +36,12 @@ __global__ void __launch_bounds__((detail::tile_threads<Row, Items>)) native_sca
 
 //! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
 //! as the segmented look-back folds them; `d_aggregates` holds one accumulator per tile.
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
+//! `ExactInOrder`: an exact operator's aggregates folded in order too, not as a tree.
+template <class Tuning, class Row, class Hooks, class Problem, int Items, bool ExactInOrder = false>
 __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::min_blocks_for<Row, Items>)
     native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>>(
+  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>, ExactInOrder>(
       p, d_aggregates, smem);
 }
 

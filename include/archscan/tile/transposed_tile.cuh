@@ -240,12 +240,13 @@ struct transposed_tile {
   //! `Ordered`: fold the aggregates as the segmented look-back does (tile/lookback.cuh, bitwise
   //! deterministic), so that a wave and a look-back over the same tiles give the same bits; an
   //! operator exact under any association (detail/exact_fold.cuh) takes the tree's fewer steps in a
-  //! row instead, the same bits.
-  template <bool Ordered = false>
+  //! row instead, the same bits, unless `ExactInOrder`.
+  template <bool Ordered = false, bool ExactInOrder = false>
   __device__ static void scan_wave(const Problem& p, T* d_aggregates, unsigned char* raw) {
     const smem_view s(raw);
     const std::int64_t tile = blockIdx.x;
-    run_tile(p, tile, s, [&](const T& aggregate) { wave_prefix<Ordered>(p, tile, aggregate, s, d_aggregates); });
+    run_tile(p, tile, s,
+             [&](const T& aggregate) { wave_prefix<Ordered, ExactInOrder>(p, tile, aggregate, s, d_aggregates); });
   }
 
   //! Tile blockIdx.x of a grid that is one thread block cluster (tile/cluster.cuh; sm_90 on): its
@@ -845,7 +846,7 @@ struct transposed_tile {
   }
 
   //! One wave (wave.cuh): aggregates stored, one grid barrier, warp 0 folds the predecessors' aggregates.
-  template <bool Ordered>
+  template <bool Ordered, bool ExactInOrder>
   __device__ static void wave_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                      T* d_aggregates) {
     if (threadIdx.x == 0) {
@@ -854,8 +855,9 @@ struct transposed_tile {
     }
     wave<T>::barrier();
     // Integer sums and the like give the same bits in any association: the tree's fold, without the
-    // staging, its barrier and the segments' 31 steps in a row.
-    if constexpr (Ordered && !detail::associates_exactly<typename Problem::op_type, T>) {
+    // staging, its barrier and the segments' 31 steps in a row, unless the dispatch found its lanes'
+    // runs too long (`ExactInOrder`, tuning_native.cuh's wave_tree_max_run_bytes).
+    if constexpr (Ordered && (ExactInOrder || !detail::associates_exactly<typename Problem::op_type, T>)) {
       const T* a = d_aggregates;
       if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
         // Folded from global memory, each lane's 31 loads of its segment took several round trips

@@ -15,7 +15,9 @@
 //! Determinism: the fold's association depends only on the tile count, so results are the same from
 //! run to run, floating point included. (The native family folds a wave as its look-back does,
 //! tile/lookback.cuh `segment_lookback`, so that the route does not change the bits either; an
-//! operator exact under any association takes exclusive_prefix below, the same bits.)
+//! operator exact under any association takes exclusive_prefix below, the same bits, unless it is
+//! exact by a user's declaration and its lanes' runs would be long: dispatch/native_dispatch.cuh,
+//! `native_wave_in_order`.)
 
 #include <cstdint>
 
@@ -25,6 +27,12 @@
 #include <archscan/warp/shuffle_scan.cuh>
 
 namespace archscan::tile {
+
+//! How many aggregates a lane of `wave::exclusive_prefix` folds in a row for a tile after `tiles`
+//! others.
+__host__ __device__ constexpr std::int64_t wave_tree_run(std::int64_t tiles) {
+  return (tiles + warp::threads - 1) / warp::threads;
+}
 
 template <class T>
 struct wave {
@@ -37,7 +45,7 @@ struct wave {
   template <class Op>
   __device__ static T exclusive_prefix(const T* d_aggregates, std::int64_t tile, Op op) {
     const int lane           = warp::lane_id();
-    const std::int64_t run   = (tile + warp::threads - 1) / warp::threads;
+    const std::int64_t run   = wave_tree_run(tile);
     const std::int64_t first = lane * run;
     const std::int64_t last  = first + run < tile ? first + run : tile;
     detail::maybe<T> mine{T{}, 0};
