@@ -213,9 +213,9 @@ struct native_tuning {
   //! this many bytes, and in order (the look-back's association) past that: the same bits either
   //! way, a choice the dispatch makes once per call. libcu++'s integer functors keep the tree
   //! (dispatch/native_dispatch.cuh, `exact_waves_in_order`). H100, the declared 16-byte product,
-  //! time as a tree / in order: 64 tiles 0.96, 320 tiles 0.985, 384 tiles (192 bytes) 1.01, 448
-  //! tiles 1.02, 512 tiles 1.05.
-  static constexpr std::size_t wave_tree_max_run_bytes = 192;
+  //! time as a tree / in order: 64 tiles 0.96, 320 tiles (160 bytes) 0.99, 336 tiles 1.003, 352-384
+  //! tiles 1.01, 448 tiles 1.02, 512 tiles 1.05.
+  static constexpr std::size_t wave_tree_max_run_bytes = 160;
 
   //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain
   //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones

@@ -80,10 +80,12 @@ TEST(NativePlan, ExactWavesFoldInOrderPastTheTreesLongestRun) {
   EXPECT_FALSE(make_native_plan(in).wave_in_order);
   in.wave_tree_max_run_bytes = 128;
   EXPECT_TRUE(make_native_plan(in).wave_in_order);
+  EXPECT_TRUE(native_wave_in_order(in));  // what the dispatch asks the wave kernel's occupancy of
   in.sm_count = 1000;
   EXPECT_TRUE(make_native_plan(in).wave_in_order);
   in.n = std::int64_t{257} * 5120;
   EXPECT_FALSE(make_native_plan(in).wave_in_order);
+  EXPECT_FALSE(native_wave_in_order(in));
   in.cooperative = false;  // the look-back: nothing to choose
   EXPECT_FALSE(make_native_plan(in).wave_in_order);
 }

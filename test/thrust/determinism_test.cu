@@ -615,7 +615,7 @@ TEST(NativeDeterminism, DeclaredExactOperatorGivesTheHostsBitsOnEveryRoute) {
   // One cluster of 16-byte tiles (a wave without clusters), waves over one and over several
   // segments of 32 tiles, and a look-back. This alone would pass were the declaration ignored (the
   // ordered fold gives the same bits): DeclarationReachesTheWaveAlone shows that it is not.
-  // 2^20 + 5 items: 513 tiles, a wave native folds in order (its tree's runs would pass 192 bytes)
+  // 2^20 + 5 items: 513 tiles, a wave native folds in order (its tree's runs would pass the tuning's limit)
   // where the device holds them all.
   for (const std::int64_t n : {std::int64_t{16} * 1024 + 3, std::int64_t{132} * 1024 - 1, (std::int64_t{1} << 18) + 5,
                                (std::int64_t{1} << 20) + 5, std::int64_t{3000} * 1024 + 7}) {

@@ -48,33 +48,36 @@ constexpr bool exact_functor() {
 //! Whether the user's functor `F` folds `T` exactly: one of those above, or declared so
 //! (associativity.cuh).
 template <class F, class T>
-inline constexpr bool exact_or_declared = exact_functor<F, T>() || exactly_associative_v<F, T>;
+struct exact_or_declared : std::bool_constant<exact_functor<F, T>() || exactly_associative_v<F, T>> {};
+
+//! Whether `F` is exact on `T` by the user's declaration alone: an operator archscan knows nothing
+//! more of, which may be slow (a matrix product), where libcu++'s integer functors above are an
+//! instruction or two.
+template <class F, class T>
+struct declared_only : std::bool_constant<!exact_functor<F, T>() && exactly_associative_v<F, T>> {};
+
+//! `Leaf<F, T>` asked of the user's functor inside the dispatch's operator `Op` on accumulators `T`.
+//! The dispatch holds `callable<F>` (thrust/run_scan.cuh), for by-key items
+//! `callable<segmented_op<callable<F>>>` over keyed<V>: segmented_op folds V with F alone, so it is
+//! exactly associative where F is.
+template <template <class, class> class Leaf, class Op, class T>
+struct of_user_functor : std::false_type {};
+template <template <class, class> class Leaf, class F, class T>
+struct of_user_functor<Leaf, callable<F>, T>
+    : std::bool_constant<Leaf<std::remove_cv_t<F>, T>::value ||
+                         of_user_functor<Leaf, std::remove_cv_t<F>, T>::value> {};
+template <template <class, class> class Leaf, class F, class V>
+struct of_user_functor<Leaf, segmented_op<callable<F>>, keyed<V>>
+    : std::bool_constant<Leaf<std::remove_cv_t<F>, V>::value> {};
 
 //! Whether folding accumulators `T` with the dispatch's operator `Op` gives the same bits under any
 //! association that keeps the operands in order. Only then may a deterministic fold change its
-//! association. The dispatch holds `callable<F>` (thrust/run_scan.cuh), for by-key items
-//! `callable<segmented_op<callable<F>>>` over keyed<V>: segmented_op is exactly associative where F
-//! is.
+//! association.
 template <class Op, class T>
-inline constexpr bool associates_exactly = false;
-template <class F, class T>
-inline constexpr bool associates_exactly<callable<F>, T> =
-    exact_or_declared<std::remove_cv_t<F>, T> || associates_exactly<std::remove_cv_t<F>, T>;
-template <class F, class V>
-inline constexpr bool associates_exactly<segmented_op<callable<F>>, keyed<V>> =
-    exact_or_declared<std::remove_cv_t<F>, V>;
+inline constexpr bool associates_exactly = of_user_functor<exact_or_declared, Op, T>::value;
 
-//! Whether `Op` is exact on `T` by the user's declaration alone (associativity.cuh), by key too: an
-//! operator archscan knows nothing more of, which may be slow (a matrix product), where libcu++'s
-//! integer functors above are an instruction or two.
-template <class F, class T>
-inline constexpr bool declared_only = !exact_functor<F, T>() && exactly_associative_v<F, T>;
+//! Whether `Op` is exact on `T` by the user's declaration alone, by key too.
 template <class Op, class T>
-inline constexpr bool declared_exact = false;
-template <class F, class T>
-inline constexpr bool declared_exact<callable<F>, T> =
-    declared_only<std::remove_cv_t<F>, T> || declared_exact<std::remove_cv_t<F>, T>;
-template <class F, class V>
-inline constexpr bool declared_exact<segmented_op<callable<F>>, keyed<V>> = declared_only<std::remove_cv_t<F>, V>;
+inline constexpr bool declared_exact = of_user_functor<declared_only, Op, T>::value;
 
 }  // namespace archscan::detail

@@ -33,6 +33,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <archscan/detail/device.cuh>
 #include <archscan/detail/error.cuh>
@@ -171,6 +172,11 @@ constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, i
   const long long pct  = (need * 100 + smem_per_sm - 1) / smem_per_sm;
   return pct < 1 ? 1 : pct > 100 ? 100 : static_cast<int>(pct);
 }
+
+//! A kernel's address as a type: code that picks one of several kernels at run time hands it on
+//! to templates that take the kernel as an argument (configure_kernel).
+template <auto k>
+using kernel_constant = std::integral_constant<decltype(k), k>;
 
 //! Sets kernel `k`'s shared-memory attributes (carveout: a percentage, Tuning::carveout_fit or
 //! Tuning::carveout_unset) and, with `Occupancy`, returns how many of its blocks fit on one

@@ -102,6 +102,12 @@ constexpr bool native_wave_in_order(std::int64_t tiles, std::size_t accum_bytes,
   return static_cast<std::size_t>(tile::wave_tree_run(tiles - 1)) * accum_bytes > max_run_bytes;
 }
 
+//! The same for the plan's problem: the plan and the occupancy query of the wave kernel it picks
+//! (dispatch) ask this one function.
+constexpr bool native_wave_in_order(const native_plan_input& in) {
+  return native_wave_in_order(detail::ceil_div(in.n, in.tile_items), in.accum_bytes, in.wave_tree_max_run_bytes);
+}
+
 //! Whether one thread block cluster is worth asking the device about: Tuning::cluster_max_tiles
 //! allows it (`cluster_max`), the device has clusters, more than one tile and no more than that,
 //! and no hook asks for the look-back.
@@ -138,7 +144,7 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   if (native_wave_candidate(in) && t.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
     plan.route         = single_pass_route::wave;
     plan.tiles.grid    = t.tiles;
-    plan.wave_in_order = native_wave_in_order(t.tiles, in.accum_bytes, in.wave_tree_max_run_bytes);
+    plan.wave_in_order = native_wave_in_order(in);
     plan.temp_bytes = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes,
                                                                  detail::storage_alignment));
   }
@@ -364,9 +370,7 @@ struct family_dispatch<native_family> {
         if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
           in.wave_tree_max_run_bytes = detail::wave_tree_max_run_bytes<Tuning>::value;
         }
-        const bool in_order = native_wave_in_order(detail::ceil_div(p.n, tile_t::tile_items), sizeof(T),
-                                                   in.wave_tree_max_run_bytes);
-        in.wave_blocks_per_sm = configure_wave<Tuning, Hooks, Problem, Items>(in_order, facts);
+        in.wave_blocks_per_sm = configure_wave<Tuning, Hooks, Problem, Items>(native_wave_in_order(in), facts);
       }
     }
     single_pass_plan pl = make_native_plan(in);
@@ -484,43 +488,42 @@ struct family_dispatch<native_family> {
     detail::throw_on_launch_error("archscan::native: scan_cluster");
   }
 
-  //! The wave, launched cooperatively; false, with nothing launched, when the driver refuses for lack
-  //! of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same tiles, the
-  //! same bits).
+  //! Calls `f` with the wave kernel of tiles of `Items` per thread that folds in order where
+  //! `in_order` (an exact operator's, compiled only where exact_waves_in_order), else with the other,
+  //! as an std::integral_constant of its address (configure_kernel takes the kernel as a template
+  //! argument).
+  template <class Tuning, class Hooks, class Problem, int Items, class F>
+  static auto with_wave_kernel(bool in_order, F&& f) {
+    using row = row_of<Tuning, Problem>;
+    if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
+      if (in_order) return f(kernel_constant<kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items, true>>{});
+    }
+    return f(kernel_constant<kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>>{});
+  }
+
+  //! Sets the attributes of the wave kernel that `in_order` names (with_wave_kernel), all shared
+  //! memory to the carveout, and returns its blocks an SM: the blocks counted surely fit.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static int configure_wave(bool in_order, const detail::device_facts& facts) {
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    return with_wave_kernel<Tuning, Hooks, Problem, Items>(in_order, [&](auto k) {
+      return configure_kernel<Tuning, decltype(k)::value, true>(tile_t::threads, tile_t::smem_bytes, facts, 100);
+    });
+  }
+
+  //! The plan's wave, launched cooperatively; false, with nothing launched, when the driver refuses
+  //! for lack of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same
+  //! tiles, the same bits).
   template <class Tuning, class Hooks, class Problem, int Items>
   static bool launch_wave(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts,
                           void* d_temp, cudaStream_t stream) {
-    using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     auto* const d_aggregates = static_cast<typename Problem::accum_type*>(d_temp);
-    configure_wave<Tuning, Hooks, Problem, Items>(pl.wave_in_order, facts);
-    if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
-      if (pl.wave_in_order) {
-        return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items, true>, pl.tiles.grid,
-                                  tile_t::threads, tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
-                                  d_aggregates);
-      }
-    }
-    return launch_cooperative(kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, pl.tiles.grid,
-                              tile_t::threads, tile_t::smem_bytes, stream, "archscan::native: scan_wave", p,
-                              d_aggregates);
-  }
-
-  //! Sets the attributes of the wave kernel that folds in order where `in_order` (an exact
-  //! operator's, compiled only where exact_waves_in_order), else of the other, with all shared memory
-  //! to the carveout, and returns its blocks an SM: the blocks counted surely fit.
-  template <class Tuning, class Hooks, class Problem, int Items>
-  static int configure_wave(bool in_order, const detail::device_facts& facts) {
-    using row    = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
-      if (in_order) {
-        return configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items, true>, true>(
-            tile_t::threads, tile_t::smem_bytes, facts, 100);
-      }
-    }
-    return configure_kernel<Tuning, kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
-        tile_t::threads, tile_t::smem_bytes, facts, 100);
+    return with_wave_kernel<Tuning, Hooks, Problem, Items>(pl.wave_in_order, [&](auto k) {
+      configure_kernel<Tuning, decltype(k)::value, true>(tile_t::threads, tile_t::smem_bytes, facts, 100);
+      return launch_cooperative(decltype(k)::value, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
+                                "archscan::native: scan_wave", p, d_aggregates);
+    });
   }
 };
 
