@@ -30,6 +30,8 @@
 #               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
 #   floor       archscan-floor: a small call's cost piece by piece (launch, one SM, shared memory, a
 #               cluster, native, CUB) against a cudaMemcpyAsync, cold and hot L2 (perf/floor.cu)   <1 min
+#   roof        archscan-roof: copy kernels of native's tile shapes and residencies against a
+#               cudaMemcpyAsync at 2^24..2^30, beside native and CUB (perf/roof.cu)              <1 min
 #   digest      archscan-digest: one 64-bit digest of the bits of each of native's results (sums, a
 #               non-commutative float operator, by key; 1000 to 2^27 items) in OUT_DIR/digest.json, to
 #               compare with another GPU's (perf/digest_compare.py A.json B.json)               <1 min
@@ -40,7 +42,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,digest,timeline}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,roof,digest,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -199,6 +201,13 @@ for part in ${parts//,/ }; do
       build/gpu/perf/archscan-floor > "$out/floor.md" 2>&1
       echo "archscan-floor rc=$?" >> "$out/floor.md"
       cat "$out/floor.md"
+      ;;
+    roof)
+      # What a kernel that only copies reaches at large n, by the bytes an SM keeps in flight (perf/roof.cu).
+      build_perf roof
+      build/gpu/perf/archscan-roof > "$out/roof.md" 2>&1
+      echo "archscan-roof rc=$?" >> "$out/roof.md"
+      cat "$out/roof.md"
       ;;
     digest)
       # The bits of native's results, to compare with another GPU's (perf/digest.cu).

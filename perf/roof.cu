@@ -1,0 +1,204 @@
+//! \file archscan-roof: how close a kernel that only copies comes to a cudaMemcpyAsync at large n, by the
+//! bytes each SM keeps in flight (issue 13's fraction-of-copy targets: what a tile-shaped kernel could
+//! reach on this GPU if its scan cost nothing).
+//!   archscan-roof [reps = 31]
+//! For int32 at 2^24, 2^26, 2^28 and 2^30 items, each case timed as archscan-bench times one (an L2
+//! flush, CUDA events around the one call, median of `reps` after 3 warm-up calls):
+//!   memcpy            cudaMemcpyAsync of the input to the output (the targets' yardstick)
+//!   copy_grid         one 16-byte vector a thread over as many 256-thread blocks as it takes
+//!   tile_TxI_bB       a tile of T threads x I int32 items a block, one tile a block in tile order: every
+//!                     lane loads its I / 4 vectors (striped, so each load instruction is coalesced), then
+//!                     stores them; B blocks an SM at most (dynamic shared memory bounds the residency), so
+//!                     B x T x I x 4 bytes an SM in flight. 256x32 at 4 is native's int32 tile and residency.
+//!   tile_..._x        the same with the stores' exchange through shared memory and a barrier, as a scan
+//!                     tile's store phase has (each warp stores what another warp loaded)
+//!   native            thrust::exclusive_scan(archscan::native_nosync) of the input
+//!   cub               cub::DeviceScan::ExclusiveSum
+//! Every copy is checked against its input, native against CUB. One table on stdout: the median time,
+//! the bytes read and written a second, the fraction of the copy (memcpy's time over the case's), and
+//! the blocks an SM the occupancy calculator allows (with the bytes an SM then keeps in flight). Exit
+//! status 1 after a mismatch.
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/scan.h>
+
+#include <archscan/archscan.cuh>
+
+#include "common.cuh"
+
+namespace {
+using namespace archscan::perf;
+
+__global__ void copy_grid_kernel(const int4* in, int4* out, std::size_t vectors) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < vectors) out[i] = in[i];
+}
+
+//! One tile a block: `Vectors` 16-byte vectors a lane, striped over the block, loaded together, then
+//! stored (through shared memory when `Exchange`: lane t stores the vectors lane t + 32 loaded, so every
+//! warp waits at the barrier for another's loads, as a scan tile's transposed stores do). The tiles
+//! cover the input exactly (n a multiple of the tile). MinBlocks caps the registers as native's rows do.
+template <int Threads, int Vectors, int MinBlocks, bool Exchange>
+__global__ void __launch_bounds__(Threads, MinBlocks) tile_copy_kernel(const int4* in, int4* out) {
+  extern __shared__ int4 stage[];
+  const std::size_t base = blockIdx.x * std::size_t{Threads} * Vectors;
+  int4 v[Vectors];
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) v[k] = in[base + static_cast<std::size_t>(k) * Threads + threadIdx.x];
+  unsigned lane = threadIdx.x;
+  if constexpr (Exchange) {
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k) stage[k * Threads + threadIdx.x] = v[k];
+    __syncthreads();
+    lane = (threadIdx.x + 32) % Threads;
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k) v[k] = stage[k * Threads + lane];
+  }
+#pragma unroll
+  for (int k = 0; k < Vectors; ++k) out[base + static_cast<std::size_t>(k) * Threads + lane] = v[k];
+}
+
+//! A tile copy's shape: its kernel, and the dynamic shared memory that lets at most `blocks` of it
+//! share an SM (at least the exchange's tile).
+struct tile_case {
+  std::string name;
+  const void* kernel;
+  int threads, items, blocks;
+  bool exchange;
+};
+
+template <int Threads, int Items, int Blocks, bool Exchange>
+tile_case make_tile_case() {
+  static_assert(Items % 4 == 0, "whole 16-byte vectors of int32");
+  return {"tile_" + std::to_string(Threads) + "x" + std::to_string(Items) + "_b" + std::to_string(Blocks) +
+              (Exchange ? "_x" : ""),
+          reinterpret_cast<const void*>(tile_copy_kernel<Threads, Items / 4, Blocks, Exchange>), Threads, Items,
+          Blocks, Exchange};
+}
+
+//! The dynamic shared memory a block takes so that no more than `blocks` fit an SM.
+int residency_smem(const cudaDeviceProp& prop, const tile_case& c) {
+  const int per_block = static_cast<int>(prop.sharedMemPerMultiprocessor / c.blocks) -
+                        static_cast<int>(prop.reservedSharedMemPerBlock);
+  const int tile      = c.exchange ? c.threads * c.items * 4 : 0;
+  return std::min(std::max(per_block, tile), static_cast<int>(prop.sharedMemPerBlockOptin));
+}
+
+struct row {
+  std::string name;
+  std::size_t n;
+  double us;
+  int blocks_per_sm;   // 0: not a tile copy
+  double kib_in_flight;  // an SM's resident tiles' bytes
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_program("archscan-roof", [&](const cudaDeviceProp& prop) {
+    const int reps = argc > 1 ? std::atoi(argv[1]) : 31;
+    stream_handle stream;
+    const cudaStream_t s = stream.get();
+    l2_flusher flusher(prop);
+    std::printf("archscan-roof on %s (%d SMs, %zu KiB shared memory an SM), %s; %d calls a case, median\n",
+                prop.name, prop.multiProcessorCount, prop.sharedMemPerMultiprocessor / 1024, version_line().c_str(),
+                reps);
+    const std::vector<tile_case> tiles = {
+        make_tile_case<256, 32, 2, false>(),  make_tile_case<256, 32, 3, false>(),
+        make_tile_case<256, 32, 4, false>(),  make_tile_case<256, 32, 4, true>(),
+        make_tile_case<256, 32, 6, false>(),  make_tile_case<256, 16, 8, false>(),
+        make_tile_case<256, 64, 2, false>(),  make_tile_case<256, 64, 3, false>(),
+    };
+    for (const tile_case& c : tiles)
+      check(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, residency_smem(prop, c)),
+            "shared memory opt-in");
+    bool ok = true;
+    std::vector<row> rows;
+    for (const int log_n : {24, 26, 28, 30}) {
+      const std::size_t n = std::size_t{1} << log_n;
+      device_buffer<int> in(n), out(n), ref(n);
+      fill_random(in.get(), n, 0x700fu ^ n, s);
+      const std::size_t vectors = n / 4;
+      const auto* vin           = reinterpret_cast<const int4*>(in.get());
+      auto* vout                = reinterpret_cast<int4*>(out.get());
+      std::size_t cub_bytes     = 0;
+      check(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s), "cub");
+      device_buffer<unsigned char> cub_temp(cub_bytes);
+      auto cub_scan = [&] {
+        check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
+              "cub");
+      };
+      cub_scan();  // the reference for native
+
+      enum class expect { none, copy, scan };
+      struct named_call {
+        std::string name;
+        std::function<void()> call;
+        expect out;
+        int blocks_per_sm;
+        double kib_in_flight;
+      };
+      std::vector<named_call> calls;
+      calls.push_back({"memcpy",
+                       [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(int), cudaMemcpyDeviceToDevice, s), "memcpy"); },
+                       expect::copy, 0, 0});
+      calls.push_back({"copy_grid",
+                       [&] {
+                         copy_grid_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors);
+                         check_launch("copy_grid_kernel");
+                       },
+                       expect::copy, 0, 0});
+      for (const tile_case& c : tiles) {
+        const int smem  = residency_smem(prop, c);
+        int resident    = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, c.kernel, c.threads, static_cast<std::size_t>(smem)),
+              "occupancy");
+        const auto grid = static_cast<unsigned>(n / (static_cast<std::size_t>(c.threads) * c.items));
+        calls.push_back({c.name,
+                         [&, c, smem, grid] {
+                           void* args[] = {&vin, &vout};
+                           check(cudaLaunchKernel(c.kernel, dim3(grid), dim3(static_cast<unsigned>(c.threads)), args,
+                                                  static_cast<std::size_t>(smem), s),
+                                 "tile_copy_kernel");
+                         },
+                         expect::copy, resident, resident * c.threads * c.items * 4 / 1024.0});
+      }
+      calls.push_back({"native",
+                       [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); },
+                       expect::scan, 0, 0});
+      calls.push_back({"cub", cub_scan, expect::none, 0, 0});
+      for (const auto& c : calls) {
+        check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
+        c.call();
+        if (c.out != expect::none) {
+          const mismatch_report m = compare(out.get(), c.out == expect::copy ? in.get() : ref.get(), n, s);
+          if (m.count != 0) {
+            std::fprintf(stderr, "MISMATCH: %s at n=%zu: %llu items differ from its reference, first at %llu\n",
+                         c.name.c_str(), n, m.count, m.first);
+            ok = false;
+          }
+        }
+        rows.push_back({c.name, n, median(time_calls(s, flusher, false, 3, reps, c.call)) * 1e3, c.blocks_per_sm,
+                        c.kib_in_flight});
+      }
+    }
+    std::printf("\n| case | n | us | GB/s | fraction of copy | blocks an SM | KiB an SM in flight |\n"
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    double copy_us = 0;
+    for (const row& r : rows) {
+      if (r.name == "memcpy") copy_us = r.us;
+      const double gbps = 2.0 * static_cast<double>(r.n) * sizeof(int) / (r.us * 1e-6) / 1e9;
+      std::printf("| %s | 2^%d | %.1f | %.0f | %.3f | %s | %s |\n", r.name.c_str(), __builtin_ctzll(r.n), r.us, gbps,
+                  copy_us / r.us, r.blocks_per_sm ? std::to_string(r.blocks_per_sm).c_str() : "-",
+                  r.blocks_per_sm ? std::to_string(static_cast<int>(r.kib_in_flight)).c_str() : "-");
+    }
+    return ok;
+  });
+}
