@@ -13,6 +13,10 @@
 //!   tile_..._x        the same with the stores' exchange through shared memory and a barrier, as a scan
 //!                     tile's store phase has (each warp stores what another warp loaded)
 //!   native            thrust::exclusive_scan(archscan::native_nosync) of the input
+//!   native_TxI_bB     the same with native's int32 row as T threads of I items at B blocks an SM (a
+//!                     user's tuning), to set beside the tile copy of that shape
+//!   native_delayD     native with the look-back's first poll after D ns (native: 1500)
+//!   native_prefetchP  native with the L2 prefetch P percent of the first set ahead (native: 50)
 //!   cub               cub::DeviceScan::ExclusiveSum
 //! Every copy is checked against its input, native against CUB. One table on stdout: the median time,
 //! the bytes read and written a second, the fraction of the copy (memcpy's time over the case's), and
@@ -91,6 +95,22 @@ int residency_smem(const cudaDeviceProp& prop, const tile_case& c) {
   return std::min(std::max(per_block, tile), static_cast<int>(prop.sharedMemPerBlockOptin));
 }
 
+//! native with its int32 row's full tiles reshaped and its look-back's waits and prefetch moved (a user's
+//! tuning): which of them a faster memory wants.
+template <int Threads, int Items, int Blocks, unsigned DelayNs = archscan::native_tuning::lookback_delay_ns,
+          int PrefetchPercent = archscan::native_tuning::l2_prefetch_ahead_percent>
+struct native_variant : archscan::native_tuning {
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr int block_threads     = Threads;
+    static constexpr int items_per_thread  = Items;
+    static constexpr int min_blocks_per_sm = Blocks;
+  };
+  static constexpr unsigned lookback_delay_ns        = DelayNs;
+  static constexpr int l2_prefetch_ahead_percent      = PrefetchPercent;
+};
+template <class Tuning>
+const archscan::policy<Tuning, false> variant_nosync{};
+
 struct row {
   std::string name;
   std::size_t n;
@@ -115,6 +135,8 @@ int main(int argc, char** argv) {
         make_tile_case<256, 32, 4, false>(),  make_tile_case<256, 32, 4, true>(),
         make_tile_case<256, 32, 6, false>(),  make_tile_case<256, 16, 8, false>(),
         make_tile_case<256, 64, 2, false>(),  make_tile_case<256, 64, 3, false>(),
+        make_tile_case<512, 32, 2, false>(),  make_tile_case<512, 32, 2, true>(),
+        make_tile_case<1024, 32, 1, false>(),
     };
     for (const tile_case& c : tiles)
       check(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, residency_smem(prop, c)),
@@ -173,6 +195,19 @@ int main(int argc, char** argv) {
       calls.push_back({"native",
                        [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); },
                        expect::scan, 0, 0});
+      auto variant = [&](const auto& policy) {
+        return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
+      };
+      calls.push_back({"native_256x16_b4", variant(variant_nosync<native_variant<256, 16, 4>>), expect::scan, 0, 0});
+      calls.push_back({"native_256x24_b4", variant(variant_nosync<native_variant<256, 24, 4>>), expect::scan, 0, 0});
+      calls.push_back({"native_128x32_b8", variant(variant_nosync<native_variant<128, 32, 8>>), expect::scan, 0, 0});
+      calls.push_back({"native_512x32_b2", variant(variant_nosync<native_variant<512, 32, 2>>), expect::scan, 0, 0});
+      calls.push_back({"native_512x24_b2", variant(variant_nosync<native_variant<512, 24, 2>>), expect::scan, 0, 0});
+      calls.push_back({"native_1024x32_b1", variant(variant_nosync<native_variant<1024, 32, 1>>), expect::scan, 0, 0});
+      calls.push_back({"native_512x32_b2_delay3000", variant(variant_nosync<native_variant<512, 32, 2, 3000>>), expect::scan, 0, 0});
+      calls.push_back({"native_delay3000", variant(variant_nosync<native_variant<256, 32, 4, 3000>>), expect::scan, 0, 0});
+      calls.push_back({"native_prefetch35", variant(variant_nosync<native_variant<256, 32, 4, 1500, 35>>), expect::scan, 0, 0});
+      calls.push_back({"native_prefetch65", variant(variant_nosync<native_variant<256, 32, 4, 1500, 65>>), expect::scan, 0, 0});
       calls.push_back({"cub", cub_scan, expect::none, 0, 0});
       for (const auto& c : calls) {
         check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
