@@ -30,6 +30,8 @@
 #               speed of light, warp states, occupancy (ARCHSCAN_PROFILE_LOGS: log2 sizes, default 26) ~1 min a size
 #   floor       archscan-floor: a small call's cost piece by piece (launch, one SM, shared memory, a
 #               cluster, native, CUB) against a cudaMemcpyAsync, cold and hot L2 (perf/floor.cu)   <1 min
+#   row         the copy row: native_nosync, CUB and a copy, exclusive scans of every plain type and
+#               flag offsets at 2^28..2^30, 3 rounds of 30 calls (perf/copy_row.py)   <1 min
 #   roof        archscan-roof: copy kernels of native's tile shapes and residencies against a
 #               cudaMemcpyAsync at 2^24..2^30, beside native and CUB (perf/roof.cu)              <1 min
 #   digest      archscan-digest: one 64-bit digest of the bits of each of native's results (sums, a
@@ -42,7 +44,7 @@
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,roof,digest,timeline}
+parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,row,roof,digest,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -201,6 +203,19 @@ for part in ${parts//,/ }; do
       build/gpu/perf/archscan-floor > "$out/floor.md" 2>&1
       echo "archscan-floor rc=$?" >> "$out/floor.md"
       cat "$out/floor.md"
+      ;;
+    row)
+      # The fractions of a copy at the largest sizes (the issue's H200 row) in under a minute.
+      build_perf bench
+      mkdir -p "$out/row"
+      row_filter='^(exclusive_scan/(int8|int16|int32|int64|float|double|mat2x2)|flag_offsets/int32)/(268435456|536870912|1073741824)/(cub|memcpy|archscan::native_nosync)/'
+      for round in 1 2 3; do
+        build/gpu/perf/archscan-bench --reps 30 --benchmark_filter="$row_filter" --benchmark_out="$out/row/round_$round.json" \
+          --benchmark_out_format=json > "$out/row/round_$round.txt" 2>&1
+        echo "row round $round rc=$?"
+      done
+      python3 perf/copy_row.py "$out"/row/round_*.json | tee "$out/row/summary.txt"
+      xz -9 "$out"/row/round_*.json
       ;;
     roof)
       # What a kernel that only copies reaches at large n, by the bytes an SM keeps in flight (perf/roof.cu).
