@@ -31,7 +31,8 @@
 #   floor       archscan-floor: a small call's cost piece by piece (launch, one SM, shared memory, a
 #               cluster, native, CUB) against a cudaMemcpyAsync, cold and hot L2 (perf/floor.cu)   <1 min
 #   row         the copy row: native_nosync, CUB and a copy, exclusive scans of every plain type and
-#               flag offsets at 2^28..2^30, 3 rounds of 30 calls (perf/copy_row.py)   <1 min
+#               flag offsets at 2^28..2^30, 3 rounds of 30 calls (perf/native_probe.sh,
+#               perf/probe_summary.py)                                                          <1 min
 #   roof        archscan-roof: copy kernels of native's tile shapes and residencies against a
 #               cudaMemcpyAsync at 2^24..2^30, beside native and CUB (perf/roof.cu)              <1 min
 #   digest      archscan-digest: one 64-bit digest of the bits of each of native's results (sums, a
@@ -205,17 +206,17 @@ for part in ${parts//,/ }; do
       cat "$out/floor.md"
       ;;
     row)
-      # The fractions of a copy at the largest sizes (the issue's H200 row) in under a minute.
+      # The fractions of a copy at the largest sizes (the issue's H200 row) in under a minute: three
+      # rounds of perf/native_probe.sh on this build's archscan-bench, medians by perf/probe_summary.py.
       build_perf bench
       mkdir -p "$out/row"
-      row_filter='^(exclusive_scan/(int8|int16|int32|int64|float|double|mat2x2)|flag_offsets/int32)/(268435456|536870912|1073741824)/(cub|memcpy|archscan::native_nosync)/'
       for round in 1 2 3; do
-        build/gpu/perf/archscan-bench --reps 30 --benchmark_filter="$row_filter" --benchmark_out="$out/row/round_$round.json" \
-          --benchmark_out_format=json > "$out/row/round_$round.txt" 2>&1
-        echo "row round $round rc=$?"
+        ARCHSCAN_PROBE_BENCH=build/gpu/perf/archscan-bench ARCHSCAN_PROBE_REPS=30 \
+          ARCHSCAN_PROBE_FILTER='^(exclusive_scan/(int8|int16|int32|int64|float|double|mat2x2)|flag_offsets/int32)/(268435456|536870912|1073741824)/(cub|memcpy|archscan::native_nosync)/' \
+          perf/native_probe.sh "$out/row/round_$round" > "$out/row/round_$round.txt" 2>&1
+        echo "row round $round: $(tail -n 1 "$out/row/round_$round.txt")"
       done
-      python3 perf/copy_row.py "$out"/row/round_*.json | tee "$out/row/summary.txt"
-      xz -9 "$out"/row/round_*.json
+      python3 perf/probe_summary.py "$out"/row/round_*.txt | tee "$out/row/summary.md"
       ;;
     roof)
       # What a kernel that only copies reaches at large n, by the bytes an SM keeps in flight (perf/roof.cu).
