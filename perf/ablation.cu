@@ -67,12 +67,9 @@ bool run_type(const char* family, cudaStream_t s, l2_flusher& flusher) {
     const std::size_t n = std::size_t{1} << lg;
     device_buffer<T> in(n), out(n), ref(n);
     fill_random(in.get(), n, 0xab1a7e00u ^ n, s);
-    std::size_t bytes = 0;
-    check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
-          "cub::DeviceScan::ExclusiveSum");
-    device_buffer<unsigned char> temp(bytes);
-    check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
-          "cub::DeviceScan::ExclusiveSum");
+    cub_call{[&](void* d_temp, std::size_t& bytes) {  // the reference
+      return cub::DeviceScan::ExclusiveSum(d_temp, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s);
+    }}();
 
     double baseline_ms = 0;
     auto one           = [&](auto tuning_tag) {

@@ -1,6 +1,6 @@
 #pragma once
-//! \file What every perf program shares: checked CUDA calls, the no-GPU exit, event timing, L2
-//! flushing, random inputs and the device-side comparison with CUB's results.
+//! \file What every perf program shares: checked CUDA calls, the no-GPU exit, CUB's calls with their
+//! storage, event timing, L2 flushing, random inputs and the device-side comparison with CUB's results.
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cuda/std/version>
@@ -122,6 +123,28 @@ class l2_flusher {
  private:
   device_buffer<unsigned char> buf_;
   int value_ = 0;
+};
+
+//! One CUB device call and its temporary storage, CUB being every program's reference and baseline.
+//! `run(d_temp, bytes)` makes the call (a lambda around one cub::Device* function). The constructor asks
+//! it for the storage's size once and allocates that, so that each `()` runs the call alone, as a
+//! caller of CUB that keeps its storage would: `cub_call{run}()` for a single call.
+template <class Run>
+class cub_call {
+ public:
+  explicit cub_call(Run run) : run_(std::move(run)) {
+    check(run_(nullptr, bytes_), "CUB (temporary storage size)");
+    temp_ = device_buffer<unsigned char>(bytes_);
+  }
+  void operator()() const {
+    std::size_t bytes = bytes_;
+    check(run_(temp_.get(), bytes), "CUB");
+  }
+
+ private:
+  Run run_;
+  std::size_t bytes_ = 0;
+  device_buffer<unsigned char> temp_;
 };
 
 //! Times one enqueued call with CUDA events on `s`; returns milliseconds.

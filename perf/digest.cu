@@ -115,15 +115,6 @@ std::uint64_t digest(const T* d_items, std::size_t n, cudaStream_t s) {
                                   ::cuda::std::plus<std::uint64_t>{});
 }
 
-//! Runs a CUB call `cub(d_temp, bytes)` once to size its temporary storage and once with it.
-template <class Call>
-void run_cub(Call cub) {
-  std::size_t bytes = 0;
-  check(cub(nullptr, bytes), "cub (size)");
-  device_buffer<unsigned char> temp(bytes);
-  check(cub(temp.get(), bytes), "cub");
-}
-
 struct outcome {
   bool ok = true;
   nlohmann::json cases = nlohmann::json::array();
@@ -168,10 +159,10 @@ void sums(outcome& o, const char* type, std::size_t max_n, cudaStream_t s) {
       };
       auto against_cub = [&] {  // bit for bit for integers, within tolerance<T> for floating point
         const auto n64 = static_cast<std::int64_t>(n);
-        run_cub([&](void* temp, std::size_t& bytes) {
+        cub_call{[&](void* temp, std::size_t& bytes) {
           if (exclusive) return cub::DeviceScan::ExclusiveSum(temp, bytes, in.get(), ref.get(), n64, s);
           return cub::DeviceScan::InclusiveSum(temp, bytes, in.get(), ref.get(), n64, s);
-        });
+        }}();
         return compare(out.get(), ref.get(), n, s).count == 0;
       };
       run_case(o, exclusive ? "exclusive_scan" : "inclusive_scan", type, n, out.get(), s, scan, against_cub);
@@ -194,9 +185,9 @@ int main(int argc, char** argv) {
     for (const std::size_t n : sizes_up_to(smaller)) {
       device_buffer<affine> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xaff1e ^ n, s, random_affine{});
-      run_cub([&](void* temp, std::size_t& bytes) {  // CUB's rounding beside native's, as a yardstick
+      cub_call{[&](void* temp, std::size_t& bytes) {  // CUB's rounding beside native's, as a yardstick
         return cub::DeviceScan::InclusiveScan(temp, bytes, in.get(), ref.get(), compose{}, static_cast<std::int64_t>(n), s);
-      });
+      }}();
       const map_errors cub_errors = errors_of_maps(ref.get(), in.get(), n, "CUB");
       run_case(o, "inclusive_scan", "affine", n, out.get(), s, [&] {
         thrust::inclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get(), compose{});
@@ -214,10 +205,10 @@ int main(int argc, char** argv) {
       device_buffer<float> in(n), out(n), ref(n);
       fill_random(keys.get(), n, 0x6e75 ^ n, s, random_key{});
       fill_random(in.get(), n, 0xb7c3 ^ n, s);
-      run_cub([&](void* temp, std::size_t& bytes) {
+      cub_call{[&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSumByKey(temp, bytes, keys.get(), in.get(), ref.get(),
                                                   static_cast<std::int64_t>(n), ::cuda::std::equal_to<>{}, s);
-      });
+      }}();
       run_case(o, "exclusive_scan_by_key", "float", n, out.get(), s, [&] {
         thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), out.get());
       }, [&] { return compare(out.get(), ref.get(), n, s).count == 0; });

@@ -41,6 +41,7 @@
 #include <archscan/archscan.cuh>
 
 #include "common.cuh"
+#include "policies.cuh"
 
 namespace {
 using namespace archscan::perf;
@@ -91,20 +92,6 @@ __global__ void copy_grid_barrier_kernel(const int4* in, int4* out, std::size_t 
   cooperative_groups::this_grid().sync();
   if (i < vectors) out[i] = v;
 }
-
-//! native with its int32 row reshaped (a user's tuning): where one tile covers the problem, what the
-//! tile's shape costs.
-template <int Threads, int Items>
-struct native_shaped : archscan::native_tuning {
-  struct row_4 : archscan::native_tuning::row_4 {
-    static constexpr int block_threads           = Threads;
-    static constexpr int items_per_thread        = Items;
-    static constexpr int small_items_per_thread  = Items;
-    static constexpr int single_items_per_thread = Items;  // one shape: no tile of fewer items
-  };
-};
-template <int Threads, int Items>
-const archscan::policy<native_shaped<Threads, Items>, false> native_shaped_nosync{};
 
 struct row {
   std::string name;
@@ -158,9 +145,9 @@ int main(int argc, char** argv) {
       const std::size_t vectors = n / 4;
       const auto* vin           = reinterpret_cast<const int4*>(in.get());
       auto* vout                = reinterpret_cast<int4*>(out.get());
-      std::size_t cub_bytes     = 0;
-      check(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s), "cub");
-      device_buffer<unsigned char> cub_temp(cub_bytes);
+      const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(d_temp, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s);
+      });
 
       auto block_copy = [&](int smem) {
         return [&, smem] {
@@ -184,10 +171,6 @@ int main(int argc, char** argv) {
           config.numAttrs         = 1;
           check(cudaLaunchKernelEx(&config, copy_cluster_kernel, vin, vout, vectors, smem > 0), "copy_cluster_kernel");
         };
-      };
-      auto cub_scan = [&] {
-        check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
-              "cub");
       };
       cub_scan();  // the reference for native
       const auto grid_blocks = static_cast<unsigned>((vectors + 255) / 256);  // a vector a thread, 256 threads a block
@@ -234,12 +217,12 @@ int main(int argc, char** argv) {
       auto shaped = [&](const auto& policy) {
         return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
       };
-      calls.push_back({"native_256x4", shaped(native_shaped_nosync<256, 4>), expect::scan});
-      calls.push_back({"native_256x8", shaped(native_shaped_nosync<256, 8>), expect::scan});
-      calls.push_back({"native_256x16", shaped(native_shaped_nosync<256, 16>), expect::scan});
-      calls.push_back({"native_128x8", shaped(native_shaped_nosync<128, 8>), expect::scan});
-      calls.push_back({"native_64x16", shaped(native_shaped_nosync<64, 16>), expect::scan});
-      calls.push_back({"cub", cub_scan, expect::none});
+      calls.push_back({"native_256x4", shaped(nosync_policy<native_int32_shaped<256, 4>>), expect::scan});
+      calls.push_back({"native_256x8", shaped(nosync_policy<native_int32_shaped<256, 8>>), expect::scan});
+      calls.push_back({"native_256x16", shaped(nosync_policy<native_int32_shaped<256, 16>>), expect::scan});
+      calls.push_back({"native_128x8", shaped(nosync_policy<native_int32_shaped<128, 8>>), expect::scan});
+      calls.push_back({"native_64x16", shaped(nosync_policy<native_int32_shaped<64, 16>>), expect::scan});
+      calls.push_back({"cub", [&] { cub_scan(); }, expect::none});
       for (const auto& c : calls) {
         check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
         c.call();

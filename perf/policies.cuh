@@ -58,6 +58,27 @@ struct shape_row {
   static constexpr int min_blocks_per_sm      = MinBlocks;
 };
 
+//! native with its int32 row (row_4) of one shape, `Threads` x `Items` at `MinBlocks` an SM for its full,
+//! small and single tiles alike, and its look-back's first poll and L2 prefetch as given: a user's
+//! tuning, for the programs that ask what a tile's shape or a wait costs (perf/floor.cu, perf/roof.cu).
+template <int Threads, int Items, int MinBlocks = native_tuning::row_4::min_blocks_per_sm,
+          unsigned DelayNs = native_tuning::lookback_delay_ns, int PrefetchPercent = native_tuning::l2_prefetch_ahead_percent>
+struct native_int32_shaped : native_tuning {
+  struct row_4 : native_tuning::row_4 {
+    static constexpr int block_threads           = Threads;
+    static constexpr int items_per_thread        = Items;
+    static constexpr int small_items_per_thread  = Items;
+    static constexpr int single_items_per_thread = Items;
+    static constexpr int min_blocks_per_sm       = MinBlocks;
+  };
+  static constexpr unsigned lookback_delay_ns    = DelayNs;
+  static constexpr int l2_prefetch_ahead_percent = PrefetchPercent;
+};
+
+//! A tuning as a policy that does not synchronize (a user's own, or a probe's variant).
+template <class Tuning>
+inline const policy<Tuning, false> nosync_policy{};
+
 //! The probe's list (perf/native_probe.sh, perf/binary_ab.sh; archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe): native beside its tree walk (what determinism costs), the control for
 //! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes

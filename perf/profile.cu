@@ -45,12 +45,12 @@ bool profile(cudaStream_t s, std::size_t n, bool measured) {
   fill_random(in.get(), n, 0x5eedu ^ n, s);
   const cuda::std::plus<T> sum;
   const auto count  = static_cast<std::int64_t>(n);
-  std::size_t bytes = 0;
-  check(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.get(), ref.get(), sum, T{}, count, s), "cub");
-  device_buffer<unsigned char> temp(bytes);
+  const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), sum, T{}, count, s);
+  });
   thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, native_out.get(), T{}, sum);
   thrust::exclusive_scan(archscan::turing_nosync.on(s), in.get(), in.get() + n, turing_out.get(), T{}, sum);
-  check(cub::DeviceScan::ExclusiveScan(temp.get(), bytes, in.get(), ref.get(), sum, T{}, count, s), "cub");
+  cub_scan();
   check(cudaStreamSynchronize(s), "sync");
   const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(turing_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("%s n=%zu: %s\n", name_of<T>(), n, ok ? "ok" : "MISMATCH");
@@ -71,15 +71,14 @@ bool profile_by_key(cudaStream_t s, std::size_t n, bool measured) {
   const cuda::std::plus<V> sum;
   const cuda::std::equal_to<int> same;
   const auto count  = static_cast<std::int64_t>(n);
-  std::size_t bytes = 0;
-  check(cub::DeviceScan::ExclusiveScanByKey(nullptr, bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s), "cub");
-  device_buffer<unsigned char> temp(bytes);
+  const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s);
+  });
   thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), native_out.get(),
                                 V{}, same, sum);
   thrust::exclusive_scan_by_key(native_tree_nosync.on(s), keys.get(), keys.get() + n, in.get(), tree_out.get(), V{},
                                 same, sum);
-  check(cub::DeviceScan::ExclusiveScanByKey(temp.get(), bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s),
-        "cub");
+  cub_scan();
   check(cudaStreamSynchronize(s), "sync");
   const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("by-key %s n=%zu: %s\n", name_of<V>(), n, ok ? "ok" : "MISMATCH");
@@ -92,12 +91,12 @@ bool profile_product(cudaStream_t s, std::size_t n, bool measured) {
   fill_random(in.get(), n, 0x5eedu ^ n, s, random_mat{});
   const mat2x2 identity{1, 0, 0, 1};
   const auto count  = static_cast<std::int64_t>(n);
-  std::size_t bytes = 0;
-  check(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.get(), ref.get(), mat_mul{}, identity, count, s), "cub");
-  device_buffer<unsigned char> temp(bytes);
+  const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), mat_mul{}, identity, count, s);
+  });
   thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, native_out.get(), identity, mat_mul{});
   thrust::exclusive_scan(native_tree_nosync.on(s), in.get(), in.get() + n, tree_out.get(), identity, mat_mul{});
-  check(cub::DeviceScan::ExclusiveScan(temp.get(), bytes, in.get(), ref.get(), mat_mul{}, identity, count, s), "cub");
+  cub_scan();
   check(cudaStreamSynchronize(s), "sync");
   const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("mat2x2 n=%zu: %s\n", n, ok ? "ok" : "MISMATCH");

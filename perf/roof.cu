@@ -36,6 +36,7 @@
 #include <archscan/archscan.cuh>
 
 #include "common.cuh"
+#include "policies.cuh"
 
 namespace {
 using namespace archscan::perf;
@@ -95,22 +96,6 @@ int residency_smem(const cudaDeviceProp& prop, const tile_case& c) {
   return std::min(std::max(per_block, tile), static_cast<int>(prop.sharedMemPerBlockOptin));
 }
 
-//! native with its int32 row's full tiles reshaped and its look-back's waits and prefetch moved (a user's
-//! tuning): which of them a faster memory wants.
-template <int Threads, int Items, int Blocks, unsigned DelayNs = archscan::native_tuning::lookback_delay_ns,
-          int PrefetchPercent = archscan::native_tuning::l2_prefetch_ahead_percent>
-struct native_variant : archscan::native_tuning {
-  struct row_4 : archscan::native_tuning::row_4 {
-    static constexpr int block_threads     = Threads;
-    static constexpr int items_per_thread  = Items;
-    static constexpr int min_blocks_per_sm = Blocks;
-  };
-  static constexpr unsigned lookback_delay_ns        = DelayNs;
-  static constexpr int l2_prefetch_ahead_percent      = PrefetchPercent;
-};
-template <class Tuning>
-const archscan::policy<Tuning, false> variant_nosync{};
-
 struct row {
   std::string name;
   std::size_t n;
@@ -150,13 +135,9 @@ int main(int argc, char** argv) {
       const std::size_t vectors = n / 4;
       const auto* vin           = reinterpret_cast<const int4*>(in.get());
       auto* vout                = reinterpret_cast<int4*>(out.get());
-      std::size_t cub_bytes     = 0;
-      check(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s), "cub");
-      device_buffer<unsigned char> cub_temp(cub_bytes);
-      auto cub_scan = [&] {
-        check(cub::DeviceScan::ExclusiveSum(cub_temp.get(), cub_bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
-              "cub");
-      };
+      const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(d_temp, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s);
+      });
       cub_scan();  // the reference for native
 
       enum class expect { none, copy, scan };
@@ -198,17 +179,17 @@ int main(int argc, char** argv) {
       auto variant = [&](const auto& policy) {
         return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
       };
-      calls.push_back({"native_256x16_b4", variant(variant_nosync<native_variant<256, 16, 4>>), expect::scan, 0, 0});
-      calls.push_back({"native_256x24_b4", variant(variant_nosync<native_variant<256, 24, 4>>), expect::scan, 0, 0});
-      calls.push_back({"native_128x32_b8", variant(variant_nosync<native_variant<128, 32, 8>>), expect::scan, 0, 0});
-      calls.push_back({"native_512x32_b2", variant(variant_nosync<native_variant<512, 32, 2>>), expect::scan, 0, 0});
-      calls.push_back({"native_512x24_b2", variant(variant_nosync<native_variant<512, 24, 2>>), expect::scan, 0, 0});
-      calls.push_back({"native_1024x32_b1", variant(variant_nosync<native_variant<1024, 32, 1>>), expect::scan, 0, 0});
-      calls.push_back({"native_512x32_b2_delay3000", variant(variant_nosync<native_variant<512, 32, 2, 3000>>), expect::scan, 0, 0});
-      calls.push_back({"native_delay3000", variant(variant_nosync<native_variant<256, 32, 4, 3000>>), expect::scan, 0, 0});
-      calls.push_back({"native_prefetch35", variant(variant_nosync<native_variant<256, 32, 4, 1500, 35>>), expect::scan, 0, 0});
-      calls.push_back({"native_prefetch65", variant(variant_nosync<native_variant<256, 32, 4, 1500, 65>>), expect::scan, 0, 0});
-      calls.push_back({"cub", cub_scan, expect::none, 0, 0});
+      calls.push_back({"native_256x16_b4", variant(nosync_policy<native_int32_shaped<256, 16, 4>>), expect::scan, 0, 0});
+      calls.push_back({"native_256x24_b4", variant(nosync_policy<native_int32_shaped<256, 24, 4>>), expect::scan, 0, 0});
+      calls.push_back({"native_128x32_b8", variant(nosync_policy<native_int32_shaped<128, 32, 8>>), expect::scan, 0, 0});
+      calls.push_back({"native_512x32_b2", variant(nosync_policy<native_int32_shaped<512, 32, 2>>), expect::scan, 0, 0});
+      calls.push_back({"native_512x24_b2", variant(nosync_policy<native_int32_shaped<512, 24, 2>>), expect::scan, 0, 0});
+      calls.push_back({"native_1024x32_b1", variant(nosync_policy<native_int32_shaped<1024, 32, 1>>), expect::scan, 0, 0});
+      calls.push_back({"native_512x32_b2_delay3000", variant(nosync_policy<native_int32_shaped<512, 32, 2, 3000>>), expect::scan, 0, 0});
+      calls.push_back({"native_delay3000", variant(nosync_policy<native_int32_shaped<256, 32, 4, 3000>>), expect::scan, 0, 0});
+      calls.push_back({"native_prefetch35", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 35>>), expect::scan, 0, 0});
+      calls.push_back({"native_prefetch65", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 65>>), expect::scan, 0, 0});
+      calls.push_back({"cub", [&] { cub_scan(); }, expect::none, 0, 0});
       for (const auto& c : calls) {
         check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
         c.call();

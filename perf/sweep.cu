@@ -159,14 +159,10 @@ bool run_type(cudaStream_t s, l2_flusher& flusher, const int (&sizes)[Sizes], in
     const std::size_t n = std::size_t{1} << lg;
     device_buffer<T> in(n), out(n), ref(n);
     fill_random(in.get(), n, 0x5eedu ^ n, s);
-    std::size_t bytes = 0;
-    check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s), "cub");
-    device_buffer<unsigned char> temp(bytes);
-    auto cub_call = [&] {
-      check(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s),
-            "cub");
-    };
-    const double cub_ms = median(time_calls(s, flusher, false, 3, reps, cub_call));
+    const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {  // timed, and the reference
+      return cub::DeviceScan::ExclusiveSum(d_temp, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s);
+    });
+    const double cub_ms = median(time_calls(s, flusher, false, 3, reps, cub_scan));
     std::printf("| CUB | %s | 2^%d | %.2f | %.1f | 1.000 |\n", type_name<T>(), lg, cub_ms * 1e3,
                 2.0 * n * sizeof(T) / (cub_ms * 1e-3) / 1e9);
     device_buffer<char> storage(std::size_t{16} << 20);

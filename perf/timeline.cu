@@ -77,11 +77,9 @@ nlohmann::json run_case(const char* type, std::size_t n, l2_flusher& flusher, cu
   const archscan::policy<typename Marked::tuning, false> native;
   auto call = [&] { thrust::exclusive_scan(native.on(s), in.get(), in.get() + n, out.get(), T{}, sum); };
 
-  std::size_t bytes = 0;
-  const auto count  = static_cast<std::int64_t>(n);
-  check(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.get(), ref.get(), sum, T{}, count, s), "cub");
-  device_buffer<unsigned char> temp(bytes);
-  check(cub::DeviceScan::ExclusiveScan(temp.get(), bytes, in.get(), ref.get(), sum, T{}, count, s), "cub");
+  cub_call{[&](void* d_temp, std::size_t& bytes) {  // the reference
+    return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), sum, T{}, static_cast<std::int64_t>(n), s);
+  }}();
   call();  // warm-up
   nlohmann::json runs = nlohmann::json::array();
   event_timer timer;
