@@ -12,6 +12,7 @@ coloured by phase) into PLOT_DIR/timeline_<policy>_<type>_<log2 n>.png (when mat
 import gzip
 import json
 import math
+import os
 import statistics
 import sys
 
@@ -89,6 +90,7 @@ def main():
             import matplotlib
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
+            os.makedirs(sys.argv[2], exist_ok=True)
         except ImportError:
             print("no matplotlib: no plots")
     print(f'{data["device"]}, {data["sms"]} SMs')
