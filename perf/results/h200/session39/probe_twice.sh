@@ -6,9 +6,11 @@
 set -u
 o=${OUT:?}
 bin=${1:?probe binary}
+name=${bin#archscan-}
+name=${name//-/_}  # roof_probe43: the files the calls wrote
 for round in 1 2; do
-  timeout 300 "build/carry-p/$bin" > "$o/${bin#archscan-}_$round.md" 2>&1
-  echo "rc=$?" >> "$o/${bin#archscan-}_$round.md"
-  tail -n 1 "$o/${bin#archscan-}_$round.md"
+  timeout 300 "build/carry-p/$bin" > "$o/${name}_$round.md" 2>&1
+  echo "rc=$?" >> "$o/${name}_$round.md"
+  tail -n 1 "$o/${name}_$round.md"
 done
 tar -C "$o" -czf /tmp/probe_twice.tar.gz . && rm -rf "${o:?}"/* && mv /tmp/probe_twice.tar.gz "$o/"
