@@ -128,13 +128,14 @@ class l2_flusher {
 //! One CUB device call and its temporary storage, CUB being every program's reference and baseline.
 //! `run(d_temp, bytes)` makes the call (a lambda around one cub::Device* function). The constructor asks
 //! it for the storage's size once and allocates that, so that each `()` runs the call alone, as a
-//! caller of CUB that keeps its storage would: `cub_call{run}()` for a single call.
+//! caller of CUB that keeps its storage would: `cub_call{run}()` for a single call. At least one byte
+//! is allocated: CUB takes a null storage pointer for a size query and would not run.
 template <class Run>
 class cub_call {
  public:
   explicit cub_call(Run run) : run_(std::move(run)) {
     check(run_(nullptr, bytes_), "CUB (temporary storage size)");
-    temp_ = device_buffer<unsigned char>(bytes_);
+    temp_ = device_buffer<unsigned char>(std::max<std::size_t>(bytes_, 1));
   }
   void operator()() const {
     std::size_t bytes = bytes_;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 39, one device call: every perf program that bd500dd changed (cub_call, native_int32_shaped),
+# Session 39, calls 1-2 and 9 (after cub_call's one-byte floor, without the probe): every perf program that bd500dd changed (cub_call, native_int32_shaped),
 # built here (sm_90) and carried stripped in build/carry-p, run once each; and probe 42
 # (archscan-roof-probe42: perf/roof.cu with the chain's segment-end variants, built from a scratch tree
 # with the lookback.cuh patch in probe42.patch). Results under $OUT.
@@ -14,7 +14,7 @@ run() {  # name, then the command
   echo "rc=$? seconds=$((SECONDS - t0))" >> "$o/$name"
   echo "$name: $(tail -n 1 "$o/$name")"
 }
-run roof_probe42.md "$b/archscan-roof-probe42"
+[ -x "$b/archscan-roof-probe42" ] && run roof_probe42.md "$b/archscan-roof-probe42"  # calls 1-2 only
 run roof.md "$b/archscan-roof"
 run floor.md "$b/archscan-floor"
 run ab.md "$b/archscan-ab"
