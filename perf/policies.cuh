@@ -61,15 +61,21 @@ struct shape_row {
 //! native with its int32 row (row_4) of one shape, `Threads` x `Items` at `MinBlocks` an SM for its full,
 //! small and single tiles alike, and its look-back's first poll and L2 prefetch as given: a user's
 //! tuning, for the programs that ask what a tile's shape or a wait costs (perf/floor.cu, perf/roof.cu).
+//! `StagedFrom`, `StagedMinBlocks`: the staged look-back's row fields (tuning.cuh, example_staged_row;
+//! INT64_MAX: never staged), taken on devices where native takes it.
 template <int Threads, int Items, int MinBlocks = native_tuning::row_4::min_blocks_per_sm,
-          unsigned DelayNs = native_tuning::lookback_delay_ns, int PrefetchPercent = native_tuning::l2_prefetch_ahead_percent>
+          unsigned DelayNs = native_tuning::lookback_delay_ns, int PrefetchPercent = native_tuning::l2_prefetch_ahead_percent,
+          std::int64_t StagedFrom      = native_tuning::row_4::staged_from_items,
+          int StagedMinBlocks          = native_tuning::row_4::staged_min_blocks_per_sm>
 struct native_int32_shaped : native_tuning {
   struct row_4 : native_tuning::row_4 {
-    static constexpr int block_threads           = Threads;
-    static constexpr int items_per_thread        = Items;
-    static constexpr int small_items_per_thread  = Items;
-    static constexpr int single_items_per_thread = Items;
-    static constexpr int min_blocks_per_sm       = MinBlocks;
+    static constexpr int block_threads            = Threads;
+    static constexpr int items_per_thread         = Items;
+    static constexpr int small_items_per_thread   = Items;
+    static constexpr int single_items_per_thread  = Items;
+    static constexpr int min_blocks_per_sm        = MinBlocks;
+    static constexpr std::int64_t staged_from_items = StagedFrom;
+    static constexpr int staged_min_blocks_per_sm = StagedMinBlocks;
   };
   static constexpr unsigned lookback_delay_ns    = DelayNs;
   static constexpr int l2_prefetch_ahead_percent = PrefetchPercent;

@@ -2,7 +2,7 @@
 //! bytes each SM keeps in flight (issue 13's fraction-of-copy targets: what a tile-shaped kernel could
 //! reach on this GPU if its scan cost nothing).
 //!   archscan-roof [reps = 31]
-//! For int32 at 2^24, 2^26, 2^28 and 2^30 items, each case timed as archscan-bench times one (an L2
+//! For int32 at 2^24 .. 2^30 items, each case timed as archscan-bench times one (an L2
 //! flush, CUDA events around the one call, median of `reps` after 3 warm-up calls):
 //!   memcpy            cudaMemcpyAsync of the input to the output (the targets' yardstick)
 //!   copy_grid         one 16-byte vector a thread over as many 256-thread blocks as it takes
@@ -13,10 +13,10 @@
 //!   tile_..._x        the same with the stores' exchange through shared memory and a barrier, as a scan
 //!                     tile's store phase has (each warp stores what another warp loaded)
 //!   native            thrust::exclusive_scan(archscan::native_nosync) of the input
-//!   native_TxI_bB     the same with native's int32 row as T threads of I items at B blocks an SM (a
-//!                     user's tuning), to set beside the tile copy of that shape
-//!   native_delayD     native with the look-back's first poll after D ns (native: 1500)
-//!   native_prefetchP  native with the L2 prefetch P percent of the first set ahead (native: 50)
+//!   native_unstaged   native's row without the staged look-back (tuning.cuh, example_staged_row)
+//!   native_staged     native's row staged from every look-back size, where the device takes it
+//!                     (tuning_native.cuh, staged_min_memory_gbps); _b2: at 2 blocks an SM;
+//!                     _prefetchP: with the L2 prefetch P percent of the first set ahead (native: 50)
 //!   cub               cub::DeviceScan::ExclusiveSum
 //! Every copy is checked against its input, native against CUB. One table on stdout: the median time,
 //! the bytes read and written a second, the fraction of the copy (memcpy's time over the case's), and
@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
             "shared memory opt-in");
     bool ok = true;
     std::vector<row> rows;
-    for (const int log_n : {24, 26, 28, 30}) {
+    for (const int log_n : {24, 25, 26, 27, 28, 29, 30}) {
       const std::size_t n = std::size_t{1} << log_n;
       device_buffer<int> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0x700fu ^ n, s);
@@ -179,16 +179,14 @@ int main(int argc, char** argv) {
       auto variant = [&](const auto& policy) {
         return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
       };
-      calls.push_back({"native_256x16_b4", variant(nosync_policy<native_int32_shaped<256, 16, 4>>), expect::scan, 0, 0});
-      calls.push_back({"native_256x24_b4", variant(nosync_policy<native_int32_shaped<256, 24, 4>>), expect::scan, 0, 0});
-      calls.push_back({"native_128x32_b8", variant(nosync_policy<native_int32_shaped<128, 32, 8>>), expect::scan, 0, 0});
-      calls.push_back({"native_512x32_b2", variant(nosync_policy<native_int32_shaped<512, 32, 2>>), expect::scan, 0, 0});
-      calls.push_back({"native_512x24_b2", variant(nosync_policy<native_int32_shaped<512, 24, 2>>), expect::scan, 0, 0});
-      calls.push_back({"native_1024x32_b1", variant(nosync_policy<native_int32_shaped<1024, 32, 1>>), expect::scan, 0, 0});
-      calls.push_back({"native_512x32_b2_delay3000", variant(nosync_policy<native_int32_shaped<512, 32, 2, 3000>>), expect::scan, 0, 0});
-      calls.push_back({"native_delay3000", variant(nosync_policy<native_int32_shaped<256, 32, 4, 3000>>), expect::scan, 0, 0});
-      calls.push_back({"native_prefetch35", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 35>>), expect::scan, 0, 0});
-      calls.push_back({"native_prefetch65", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 65>>), expect::scan, 0, 0});
+      // The staged look-back (tuning.cuh, example_staged_row): native takes it from 2^27 on devices of
+      // fast memory; here off, from every look-back size, and at 2 blocks an SM.
+      constexpr std::int64_t never = INT64_MAX;
+      calls.push_back({"native_unstaged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, never>>), expect::scan, 0, 0});
+      calls.push_back({"native_staged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, 0>>), expect::scan, 0, 0});
+      calls.push_back({"native_staged_b2", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, 0, 2>>), expect::scan, 0, 0});
+      calls.push_back({"native_staged_prefetch35", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 35, 0>>), expect::scan, 0, 0});
+      calls.push_back({"native_staged_prefetch75", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 75, 0>>), expect::scan, 0, 0});
       calls.push_back({"cub", [&] { cub_scan(); }, expect::none, 0, 0});
       for (const auto& c : calls) {
         check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");

@@ -22,8 +22,9 @@
 //!    small tiles), on `large_block_threads` threads where they differ, optionally on the chain of
 //!    prefixes (`large_chained`; `example_large_row`); tiles for problems that one tile of few items
 //!    covers: `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
-//!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`). Other
-//!    families ignore these fields;
+//!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`); a staged
+//!    look-back for large problems on fast memory (`example_staged_row`). Other families ignore these
+//!    fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
@@ -99,7 +100,33 @@ struct example_single_row : example_row {
   static constexpr int single_max_items_per_thread = 16;  //!< optional: the ladder's largest (4, 8, 16 here)
 };
 
+//! A row with the native family's optional staged look-back (documentation, like example_row): problems
+//! of at least `staged_from_items` items, on a device whose memory's peak bandwidth reaches the
+//! tuning's `staged_min_memory_gbps`, run the row's full tiles on persistent blocks of block_threads
+//! workers and one look-back warp, `staged_min_blocks_per_sm` of them an SM, each keeping two tiles
+//! in shared memory (tile/transposed_tile.cuh, `scan_tiles_staged`): a tile waiting for its prefix
+//! holds no registers, so more tiles load at once. Full tiles of 16-byte vectors in and out, items
+//! neither packed nor split by key; others, and unaligned calls, take the ordinary look-back.
+//! Timing only: the same tiles and folds, so the same bits.
+struct example_staged_row : example_row {
+  static constexpr std::int64_t staged_from_items = std::int64_t{1} << 27;  //!< problems of this many items up
+  static constexpr int staged_min_blocks_per_sm   = 3;  //!< the staged kernel's `__launch_bounds__` minimum
+};
+
 namespace detail {
+//! A row's staged look-back (`example_staged_row`); rows without it: never taken, nothing compiled.
+template <class Row, class = void>
+struct staged_tiles {
+  static constexpr bool present            = false;
+  static constexpr std::int64_t from_items = INT64_MAX;
+  static constexpr int min_blocks_per_sm   = 1;
+};
+template <class Row>
+struct staged_tiles<Row, std::void_t<decltype(Row::staged_from_items)>> {
+  static constexpr bool present            = true;
+  static constexpr std::int64_t from_items = Row::staged_from_items;
+  static constexpr int min_blocks_per_sm   = Row::staged_min_blocks_per_sm;
+};
 //! A row's own `single_max_items_per_thread` (`example_single_row`), 0 where it states none.
 template <class Row, class = void>
 struct own_single_max_items : std::integral_constant<int, 0> {};
@@ -251,6 +278,12 @@ struct wave_tree_max_run_bytes : std::integral_constant<std::size_t, ~std::size_
 template <class Tuning>
 struct wave_tree_max_run_bytes<Tuning, std::void_t<decltype(Tuning::wave_tree_max_run_bytes)>>
     : std::integral_constant<std::size_t, Tuning::wave_tree_max_run_bytes> {};
+//! A native tuning's `staged_min_memory_gbps` (tuning_native.cuh), 0 (every device) where it states none.
+template <class Tuning, class = void>
+struct staged_min_memory_gbps : std::integral_constant<int, 0> {};
+template <class Tuning>
+struct staged_min_memory_gbps<Tuning, std::void_t<decltype(Tuning::staged_min_memory_gbps)>>
+    : std::integral_constant<int, Tuning::staged_min_memory_gbps> {};
 template <class Tuning, class = void>
 struct dependent_launch : std::false_type {};
 template <class Tuning>

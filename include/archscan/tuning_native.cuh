@@ -48,6 +48,10 @@ struct native_tuning {
     // H100, int32 2^11 / 2^12 (archscan-floor): 256x8 4.06 us, 1.09x a copy / 256x16 4.42 us, 1.19x (256x32: 1.38 / 1.39)
     static constexpr int single_max_items_per_thread = 16;
     static constexpr int small_tiles_max        = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
+    // H200, int32 exclusive sum, fraction of a copy staged / not: 2^26 0.877 / 0.854, 2^27 0.919 / 0.881,
+    // 2^28 0.933 / 0.881, 2^30 0.943 / 0.881; 2^25 0.821 / 0.837 (perf/NOTES.md, session 40). H100: not measured.
+    static constexpr std::int64_t staged_from_items = std::int64_t{1} << 26;
+    static constexpr int staged_min_blocks_per_sm   = 3;  // 2 blocks (4 tiles an SM): 0.841 at 2^28
   };
   struct row_8 {  // H100, double exclusive sum, 2^23: 2124 GB/s (0.93x CUB; 2^21 1.10x), below the large tiles
     static constexpr int block_threads          = 256;
@@ -244,6 +248,12 @@ struct native_tuning {
   //! -> 0.985, int8 0.786 -> 0.818, the 16-byte product 0.759 -> 0.817; 75 and 100 fetch too early
   //! (5-25% slower).
   static constexpr int l2_prefetch_ahead_percent = 50;
+
+  //! The staged look-back (tuning.cuh, `example_staged_row`: row_4's full tiles from 2^26 items) runs
+  //! on devices whose memory's peak bandwidth (clock x bus width) is at least this many GB/s: the H200
+  //! (4.9 TB/s), where it measured faster, and not the H100 (3.35 TB/s), where it has not been
+  //! measured. 0: every device. Timing only: the bits do not change.
+  static constexpr int staged_min_memory_gbps = 4000;
 
   //! On sm_90 on, the look-back resets its tile states with a kernel of its own and launches the scan
   //! as its programmatic dependent (detail/dependent_launch.cuh), so that the scan's launch overlaps

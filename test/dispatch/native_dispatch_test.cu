@@ -24,6 +24,16 @@ native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = tru
   return {n, bytes, packed, 40, 5120, 132, 8, 0, true, 1 << 30, 8, prefix_chain};
 }
 
+TEST(NativePlan, StagedFromItsSizeOnFastMemory) {
+  using archscan::dispatch::native_staged;
+  constexpr std::int64_t from = std::int64_t{1} << 27;
+  EXPECT_TRUE(native_staged(from, from, 4917, 4000));       // H200: 3201 MHz x 6144 bits
+  EXPECT_FALSE(native_staged(from - 1, from, 4917, 4000));
+  EXPECT_FALSE(native_staged(from, from, 3352, 4000));      // H100: 2619 MHz x 5120 bits
+  EXPECT_TRUE(native_staged(from, from, 3352, 0));          // 0: every device
+  EXPECT_FALSE(native_staged(std::int64_t{1} << 40, INT64_MAX, 4917, 0));
+}
+
 TEST(NativePlan, OneTileNeedsNoTemporaryStorage) {
   for (std::int64_t n : {1, 2, 5119, 5120}) {
     const auto plan = make_native_plan(input(n));

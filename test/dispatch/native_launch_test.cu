@@ -79,4 +79,18 @@ TEST(NativeLaunch, BackToBackCallsWaitForASlowReset) {
   expect_back_to_back_calls_right<archscan::with_hooks<archscan::native_tuning, slow_reset>>();
 }
 
+//! The staged look-back (tuning.cuh, example_staged_row) waits for its reset the same way.
+struct staged_everywhere : archscan::native_tuning {
+  static constexpr int staged_min_memory_gbps = 0;
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr std::int64_t staged_from_items = 0;
+  };
+};
+
+TEST(NativeLaunch, StagedBackToBackCallsWaitForASlowReset) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_back_to_back_calls_right<staged_everywhere>();
+  expect_back_to_back_calls_right<archscan::with_hooks<staged_everywhere, slow_reset>>();
+}
+
 }  // namespace

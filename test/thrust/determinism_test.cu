@@ -7,6 +7,7 @@
 //    n <= 1024;
 //  - native, across GPUs: the same bits whatever the number of blocks resident at once (forced to
 //    several values by a test hook), as a stand-in for GPUs of other sizes;
+//  - native, staged or not (two tiles a block in shared memory, or one in registers);
 //  - native, whatever path a tile's items take: 16-byte vectors (one- and two-byte items packed in
 //    registers), the same tiles off 16-byte alignment, or a tuning without vectors; by key as well,
 //    where keys and values load as vectors or item by item, in one cluster, in a wave or over the
@@ -386,6 +387,48 @@ TEST(NativeDeterminism, PacingPrefetchAndDependentLaunchGiveTheSameBits) {
   // 1025 and 2049 float tiles (2049 and 4097 of doubles): more than a GPU holds at once.
   for (const std::int64_t n : {(std::int64_t{1} << 23) + 7, (std::int64_t{1} << 24) + 3}) {
     expect_same_bits<native_lookback_only, native_unpaced>(n, 61);
+  }
+}
+
+//! The staged look-back (tuning.cuh, example_staged_row: persistent blocks, two tiles each in shared
+//! memory) loads, folds and walks as the ordinary one: the same bits, float sums and a float operator
+//! that neither associates nor commutes (any other association or operand order changes the bits),
+//! out of place and in place. Here staged from every size on every device; floats take row_4.
+struct native_staged_everywhere : native_lookback_only {
+  static constexpr int staged_min_memory_gbps = 0;
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr std::int64_t staged_from_items = 0;
+  };
+};
+struct native_never_staged : native_lookback_only {
+  struct row_4 : archscan::native_tuning::row_4 {
+    static constexpr std::int64_t staged_from_items = INT64_MAX;
+  };
+};
+struct damped_then_add {  // a before b
+  __host__ __device__ float operator()(float a, float b) const { return 0.75f * a + b; }
+};
+
+TEST(NativeDeterminism, StagedAndPlainLookbackGiveTheSameBits) {
+  ARCHSCAN_REQUIRE_GPU();
+  // 1025 and 2049 float tiles (more than a GPU holds at once), 700 full ones, 1200 with a partial last.
+  for (const std::int64_t n : {(std::int64_t{1} << 23) + 7, (std::int64_t{1} << 24) + 3, std::int64_t{8192} * 700,
+                               std::int64_t{8192} * 1200 - 5}) {
+    expect_same_bits<native_staged_everywhere, native_never_staged>(n, 63);
+    const auto f = random_values<float>(n, 64);
+    device_buffer<float> in(f), a(n), b(f);
+    a.poison();
+    thrust::inclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), damped_then_add{});
+    thrust::inclusive_scan(archscan::policy<native_staged_everywhere>{}, b.begin(), b.end(), b.begin(),
+                           damped_then_add{});  // in place
+    EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, in place, n=" << n;
+    a.poison();
+    b.poison();
+    thrust::exclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), 0.25f,
+                           damped_then_add{});
+    thrust::exclusive_scan(archscan::policy<native_staged_everywhere>{}, in.begin(), in.end(), b.begin(), 0.25f,
+                           damped_then_add{});
+    EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, exclusive, seed 0.25, n=" << n;
   }
 }
 

@@ -66,4 +66,26 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   SUCCEED();
 }
 
+// The staged look-back (tuning.cuh, example_staged_row) takes full tiles of 16-byte vectors of one width
+// in and out, items neither packed nor split by key; its two stages and three blocks fit an sm_90 SM
+// (227 KiB of shared memory).
+template <class Row, class T, class Op, int Items>
+using tile_for = archscan::tile::transposed_tile<problem<T, Op>, native_tuning, Row, Items>;
+
+TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
+  using row_4 = native_tuning::row_4;
+  using int32_tile = tile_for<row_4, int, int_plus, row_4::items_per_thread>;
+  static_assert(int32_tile::stages_fit);
+  static_assert(int32_tile::stage_bytes == int32_tile::tile_items * 4);
+  static_assert(int32_tile::staged_threads == int32_tile::threads + 32);
+  static_assert(3 * (int32_tile::staged_smem_bytes + 1024) <= 227 * 1024);
+  // Packed one-byte items: never.
+  using packed_1 = native_tuning::packed_rows::row_1;
+  static_assert(!tile_for<packed_1, std::int8_t, int8_plus, 16>::stages_fit);
+  // Items read one by one (an odd count of 8-byte items does not split into vectors): never.
+  using row_8 = native_tuning::row_8;
+  static_assert(!tile_for<row_8, double, ::cuda::std::plus<double>, detail::large_tiles<row_8>::items_per_thread>::stages_fit);
+  SUCCEED();
+}
+
 }  // namespace

@@ -20,17 +20,28 @@ struct warp_totals_scan {
     T warp_totals[warps];
   };
 
-  //! Exclusive scan of `v` across the block in thread order. Thread 0's `exclusive` is undefined
-  //! (it has no predecessor). Returns the block total to every thread. `s` may be written again only
-  //! after a later `__syncthreads` that every thread reaches after this call.
-  template <class Op>
-  __device__ static T exclusive_scan(const T& v, T& exclusive, Op op, storage& s) {
+  //! The barrier between the totals' writes and their reads: the whole block's.
+  struct block_barrier {
+    __device__ void operator()() const { __syncthreads(); }
+  };
+  //! Named barrier 1 over the block's first `Threads` threads only, for blocks that hold more
+  //! (warps of other work that must not wait for the scan).
+  struct first_threads_barrier {
+    __device__ void operator()() const { asm volatile("bar.sync 1, %0;" ::"n"(Threads) : "memory"); }
+  };
+
+  //! Exclusive scan of `v` across the block's first `Threads` threads in thread order. Thread 0's
+  //! `exclusive` is undefined (it has no predecessor). Returns the total to every thread. `s` may be
+  //! written again only after a later barrier that every scanning thread reaches after this call.
+  //! `barrier`: block_barrier, or first_threads_barrier when the block holds more threads.
+  template <class Op, class Barrier = block_barrier>
+  __device__ static T exclusive_scan(const T& v, T& exclusive, Op op, storage& s, Barrier barrier = {}) {
     const int lane    = warp::lane_id();
     const int warp_id = static_cast<int>(threadIdx.x) / warp::threads;
     const T inclusive = warp::inclusive_scan(v, op);
     const T warp_excl = warp::exclusive_from_inclusive(inclusive);
     if (lane == warp::threads - 1) s.warp_totals[warp_id] = inclusive;
-    __syncthreads();
+    barrier();
     // Totals combined left to right (operators need not commute); `before` is captured on the way.
     T total  = s.warp_totals[0];
     T before = total;

@@ -18,6 +18,7 @@ struct device_facts {
   int max_smem_optin  = 48 * 1024;  //!< dynamic shared memory a block may opt into
   int smem_per_sm     = 64 * 1024;
   bool cooperative_launch = false;  //!< the device can run a grid whose blocks are all resident at once
+  int memory_gbps         = 0;      //!< the memory's peak bandwidth, GB/s (clock x bus width, both edges)
 };
 
 inline device_facts read_device_facts(int device) {
@@ -33,6 +34,10 @@ inline device_facts read_device_facts(int device) {
   int cooperative = 0;
   attr(cooperative, cudaDevAttrCooperativeLaunch);
   f.cooperative_launch = cooperative != 0;
+  int memory_khz = 0, bus_bits = 0;
+  attr(memory_khz, cudaDevAttrMemoryClockRate);
+  attr(bus_bits, cudaDevAttrGlobalMemoryBusWidth);
+  f.memory_gbps = static_cast<int>(2.0 * memory_khz * 1e3 * (bus_bits / 8) / 1e9);
   return f;
 }
 

@@ -17,7 +17,10 @@
 //! tiles the device holds at once pacing their loads (Tuning::first_set_stagger_cycles_per_kib). On
 //! sm_90 on, with Tuning::dependent_launch, the reset is a kernel of ours and the scan its
 //! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
-//! then the scan. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
+//! then the scan. From a row's `staged_from_items` up, on a device whose memory reaches the tuning's
+//! `staged_min_memory_gbps`, with 16-byte aligned input and output, the look-back runs staged instead:
+//! persistent blocks with two tiles each in shared memory (tuning.cuh, example_staged_row; the same
+//! tiles and folds). Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh,
 //! as a tree, a declared one's while its lanes' runs are short: `native_wave_in_order`), so they
 //! give the same bits, and the tiles themselves depend only on n and the row: the association of
@@ -106,6 +109,13 @@ constexpr bool native_wave_in_order(std::int64_t tiles, std::size_t accum_bytes,
 //! (dispatch) ask this one function.
 constexpr bool native_wave_in_order(const native_plan_input& in) {
   return native_wave_in_order(detail::ceil_div(in.n, in.tile_items), in.accum_bytes, in.wave_tree_max_run_bytes);
+}
+
+//! Whether a look-back of `n` items runs staged (tuning.cuh, `example_staged_row`): from the row's
+//! `from_items` up, on a device whose memory's peak bandwidth reaches the tuning's `min_gbps`. Timing
+//! only (the same tiles and folds), so a choice by the device as well as n.
+constexpr bool native_staged(std::int64_t n, std::int64_t from_items, int memory_gbps, int min_gbps) {
+  return n >= from_items && memory_gbps >= min_gbps;
 }
 
 //! Whether one thread block cluster is worth asking the device about: Tuning::cluster_max_tiles
@@ -231,6 +241,17 @@ struct family_dispatch<native_family> {
       }
     }
     return true;
+  }();
+
+  //! Whether tiles of `Items` per thread may run staged (their kernel is compiled only then): the row's
+  //! full tiles, the row states staged_from_items, the tile fits the stages (16-byte vectors in and
+  //! out), and no hook asks for the tree fold or the resident-blocks schedule.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr bool stages_of = [] {
+    using row   = row_of<Tuning, Problem>;
+    using hooks = detail::hook_traits<Hooks>;
+    return detail::staged_tiles<row>::present && Items == row::items_per_thread &&
+           tile_of<Tuning, Hooks, Problem, Items>::stages_fit && !hooks::tree_fold && hooks::resident_blocks_per_sm == 0;
   }();
 
   template <class Tuning, class Hooks, class Problem>
@@ -374,11 +395,29 @@ struct family_dispatch<native_family> {
       }
     }
     single_pass_plan pl = make_native_plan(in);
+    if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
+      if (pl.route == single_pass_route::lookback &&
+          native_staged(p.n, detail::staged_tiles<row>::from_items, facts.memory_gbps,
+                        detail::staged_min_memory_gbps<Tuning>::value) &&
+          tile_t::staged_smem_bytes <= facts.max_smem_optin && tile_t::stage_aligned(p)) {
+        const int per_sm = configure_kernel<Tuning, kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>,
+                                            true>(tile_t::staged_threads, tile_t::staged_smem_bytes, facts);
+        pl.staged        = true;
+        pl.tiles.grid    = std::min<std::int64_t>(pl.tiles.tiles, static_cast<std::int64_t>(facts.sm_count) * per_sm);
+        pl.lookback      = pl.tiles;
+        pl.first_set     = pl.tiles.grid;
+      }
+    }
     check_grid(pl.tiles.grid, "archscan::native: too many tiles for one grid");
     if constexpr (detail::dependent_launch<Tuning>::value) {  // the look-back, or a wave's fallback to it
       if (pl.route == single_pass_route::lookback || pl.route == single_pass_route::wave) {
-        pl.dependent_launch =
-            dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
+        pl.dependent_launch = dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
+        if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
+          if (pl.staged) {
+            pl.dependent_launch =
+                dependent_launch_ok<kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>>(facts);
+          }
+        }
       }
     }
     return pl;
@@ -405,28 +444,43 @@ struct family_dispatch<native_family> {
         launch_wave<Tuning, Hooks, Problem, Items>(p, pl, facts, d_temp, stream)) {
       return;
     }
-    configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, true>(
-        tile_t::threads, tile_t::smem_bytes, facts);
-    const auto st = tile_t::state_t::bind(d_temp, pl.states);
-    if (pl.dependent_launch) {  // the reset as a kernel of ours, so that the scan may launch during it
-      // The scan must be the kernel queued right after the reset: its wait covers that one only.
+    if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
+      if (pl.staged) {
+        constexpr auto k = kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>;
+        configure_kernel<Tuning, k, true>(tile_t::staged_threads, tile_t::staged_smem_bytes, facts);
+        launch_lookback<Hooks, k>(p, tile_t::state_t::bind(d_temp, pl.states), pl, tile_t::staged_threads,
+                                  tile_t::staged_smem_bytes, d_temp, stream, "archscan::native: scan_tiles_staged");
+        return;
+      }
+    }
+    constexpr auto k = kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>;
+    configure_kernel<Tuning, k, true>(tile_t::threads, tile_t::smem_bytes, facts);
+    launch_lookback<Hooks, k>(p, tile_t::state_t::bind(d_temp, pl.states), pl, tile_t::threads, tile_t::smem_bytes,
+                              d_temp, stream, "archscan::native: scan_tiles");
+  }
+
+  //! The look-back's tile states `st` reset, then look-back kernel `k` (configured already) over the plan's
+  //! tiles: after a reset kernel of ours, as its programmatic dependent, where the plan says so (the
+  //! scan must be the kernel queued right after the reset: its wait covers that one only), else after
+  //! a cudaMemsetAsync.
+  template <class Hooks, auto k, class Problem, class State>
+  static void launch_lookback(const Problem& p, const State& st, const single_pass_plan& pl, int threads, int smem,
+                              void* d_temp, cudaStream_t stream, const char* what) {
+    if (pl.dependent_launch) {
       constexpr int reset_threads = 256;
       const std::int64_t words    = tile::tile_state_words(pl.states);
       const std::int64_t blocks   = std::min<std::int64_t>(detail::ceil_div(words, reset_threads), 1024);
       kernel::native_reset_states<reset_threads, Hooks>
           <<<static_cast<unsigned>(blocks), reset_threads, 0, stream>>>(d_temp, words);
       detail::throw_on_launch_error("archscan::native: resetting tile states");
-      launch_dependent(kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, pl.tiles.grid, tile_t::threads,
-                       tile_t::smem_bytes, stream, "archscan::native: scan_tiles", p, st, pl.lookback.tiles,
-                       pl.first_set);
+      launch_dependent(k, pl.tiles.grid, threads, smem, stream, what, p, st, pl.lookback.tiles, pl.first_set);
       return;
     }
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
-    kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>
-        <<<static_cast<unsigned>(pl.tiles.grid), tile_t::threads, tile_t::smem_bytes, stream>>>(
-            p, st, pl.lookback.tiles, pl.first_set);
-    detail::throw_on_launch_error("archscan::native: scan_tiles");
+    k<<<static_cast<unsigned>(pl.tiles.grid), threads, smem, stream>>>(p, st, pl.lookback.tiles, pl.first_set);
+    detail::throw_on_launch_error(what);
   }
+
 
   //! A grid that is one cluster of `blocks` blocks (along x), for the occupancy query and the launch.
   struct one_cluster : attributed_launch {

@@ -36,6 +36,9 @@ struct single_pass_plan {
   std::int64_t first_set = 0;
   //! The look-back launches as a programmatic dependent of its own reset kernel (native, sm_90 on).
   bool dependent_launch = false;
+  //! The look-back runs staged: persistent blocks with two tiles each in shared memory (native;
+  //! tiles.grid the blocks that fit, first_set as many).
+  bool staged = false;
   //! A wave of an operator exact under any association folds its aggregates in order rather than as
   //! a tree (native: the tree's runs a lane would be long; the same bits either way).
   bool wave_in_order = false;

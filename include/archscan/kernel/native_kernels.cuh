@@ -78,4 +78,16 @@ __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::lo
       p, st, tiles, Tuning::lookback_delay_ns, smem, first_set);
 }
 
+//! The staged look-back (tuning.cuh, `example_staged_row`): persistent blocks of the row's threads and
+//! one look-back warp, the row's staged minimum of them an SM, two tiles each in shared memory.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+__global__ void __launch_bounds__((native_tile<Tuning, Row, Hooks, Problem, Items>::staged_threads),
+                                  detail::staged_tiles<Row>::min_blocks_per_sm)
+    native_scan_tiles_staged(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
+                             std::int64_t tiles, std::int64_t first_set) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_tiles_staged(p, st, tiles, Tuning::lookback_delay_ns, smem,
+                                                                     first_set);
+}
+
 }  // namespace archscan::kernel

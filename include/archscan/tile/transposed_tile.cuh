@@ -36,6 +36,7 @@
 #include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
+#include <archscan/detail/async_copy.cuh>
 #include <archscan/detail/bulk_copy.cuh>
 #include <archscan/detail/dependent_launch.cuh>
 #include <archscan/detail/exact_fold.cuh>
@@ -306,6 +307,125 @@ struct transposed_tile {
     }
   }
 
+  //! ---- The staged look-back (native rows with staged_from_items: tuning.cuh, example_staged_row) ----
+  //! Whether this tile may run staged: its full tiles load and store 16-byte vectors of elements of
+  //! one width, its items neither packed nor split by key.
+  static constexpr bool stages_fit = [] {
+    if constexpr (vector_loads && vector_stores && !packs_items && !splits_keyed) {
+      return sizeof(in_element) == sizeof(out_element);
+    } else {
+      return false;
+    }
+  }();
+  using stage_vectors = block::vector_transpose<std::conditional_t<stages_fit, in_element, unsigned>, items>;
+  //! A stage: the tile's input as each warp's vectors, at their exchange slots (block/vector_transpose.cuh).
+  static constexpr int stage_bytes = stages_fit ? (threads / 32) * static_cast<int>(stage_vectors::warp_bytes) : 0;
+  static_assert(stage_bytes <= static_cast<int>((threads / 32) * region_bytes),
+                "the first stage is the exchange regions");
+  //! The staged kernel's block: the workers and one look-back warp.
+  static constexpr int staged_threads = threads + 32;
+  //! Its shared memory: the tile's own (whose exchange regions are the first stage), a second stage, and
+  //! each stage's tile's aggregate and prefix.
+  static constexpr int aggregate_slot_bytes = static_cast<int>(detail::align_up(sizeof(T), 16));
+  static constexpr int staged_smem_bytes = static_cast<int>(detail::align_up(static_cast<std::size_t>(smem_bytes), 16)) +
+                                          stage_bytes + 4 * aggregate_slot_bytes;
+
+  //! Whether a call's input and output are 16-byte aligned, as the staged look-back needs (host or device).
+  __host__ __device__ static bool stage_aligned(const Problem& p) {
+    if constexpr (stages_fit) {
+      return detail::aligned_16(in_source::pointer(p.in)) && detail::aligned_16(p.out);
+    } else {
+      return false;
+    }
+  }
+
+  //! Persistent blocks of `threads` workers and one look-back warp (staged_threads), each keeping two
+  //! tiles in shared memory: the current one, whose aggregate is published and whose prefix the
+  //! look-back warp walks for (segment_lookback, as scan_tiles<true>), and the next, which the copy
+  //! unit loads meanwhile (detail/async_copy.cuh) and the workers then fold and publish. Once the
+  //! current tile's prefix is known, the workers read it from its stage again, rescan it, write the
+  //! outputs back into the same slots and store them from there, and the stage takes the tile after
+  //! the next (claimed by the look-back warp meanwhile). No tile's items stay in registers while it
+  //! waits, so a block's registers serve two tiles. The same loads, folds, block scan and walk as
+  //! scan_tiles<true>: the same bits. Full tiles of 16-byte aligned input and output (stages_fit; the
+  //! dispatch checks the pointers); a partial last tile's missing items repeat its first item, as
+  //! load_items pads. Every claimed tile's aggregate is published within one round of its claim without
+  //! waiting for any prefix, so every walk ends (tiles are claimed in order, as scan_tiles claims them).
+  //! Barriers: one `__syncthreads` after the first claims and one after the first fold (its aggregate
+  //! in its slot); per round two (the prefix known; the stage read) and, among the workers alone, the
+  //! block scan's (named barrier 1) and one before it (the copy visible to every worker).
+  __device__ static void scan_tiles_staged(const Problem& p, const state_t& st, std::int64_t tiles,
+                                           unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
+    static_assert(stages_fit, "the staged look-back takes full tiles of 16-byte vectors in and out");
+    using workers_barrier = typename scan::first_threads_barrier;
+    const smem_view s(raw);
+    unsigned char* const extra = raw + detail::align_up(static_cast<std::size_t>(smem_bytes), 16);
+    uint4* const stage_a       = s.template regions<uint4>();
+    uint4* const stage_b       = reinterpret_cast<uint4*>(extra);
+    const auto stage           = [&](int b) { return b == 0 ? stage_a : stage_b; };
+    const auto aggregate_slot  = [&](int b) {
+      return reinterpret_cast<T*>(extra + stage_bytes + b * aggregate_slot_bytes);
+    };
+    const auto prefix_slot     = [&](int b) { return aggregate_slot(2 + b); };
+    const bool worker          = threadIdx.x < threads;
+    const std::int64_t prefetch_ahead = first_set * prefetch_percent / 100;
+    detail::wait_for_prerequisite_grids();  // as scan_tiles: nothing touched before the reset completes
+    if (threadIdx.x == 0) {
+      const std::int64_t first = st.next_tile();
+      s.tile_ids[0]            = first;
+      s.tile_ids[1]            = first < tiles ? st.next_tile() : tiles;
+      if (first < first_set && first < tiles) pace_start(first);
+    }
+    __syncthreads();
+    std::int64_t current = s.tile_ids[0];
+    std::int64_t next    = s.tile_ids[1];
+    if (current >= tiles) return;  // uniform
+    T thread_exclusive;
+    if (worker) {
+      hooks::mark(current, tile_event::started);
+      copy_tile(p, current, stage_a);
+      if (next < tiles) {
+        copy_tile(p, next, stage_b);
+        detail::wait_copies<1>();  // the current tile's (the next one's may still be in flight)
+      } else {
+        detail::wait_copies<0>();
+      }
+      workers_barrier{}();
+      fold_stage(p, st, s, current, stage_a, *aggregate_slot(0), thread_exclusive);
+    }
+    __syncthreads();  // the first tile's aggregate in its slot before the look-back warp reads it
+    for (int b = 0;; b ^= 1) {  // the current tile in stage b, the next in stage b ^ 1
+      T next_exclusive;
+      if (!worker) {
+        if (prefetch_ahead > 0 && threadIdx.x == staged_threads - 1) prefetch_input(p, next + prefetch_ahead);
+        hooks::starve(current);
+        const detail::maybe<T> prefix = segment_walk::exclusive_prefix(
+            st, current, tiles, *aggregate_slot(b), p.seed_maybe(), p.op, lookback_delay_ns);
+        if (threadIdx.x == threads && current > 0) *prefix_slot(b) = prefix.value;  // for every tile > 0
+      } else if (next < tiles) {
+        hooks::mark(next, tile_event::started);
+        detail::wait_copies<0>();
+        workers_barrier{}();
+        fold_stage(p, st, s, next, stage(b ^ 1), *aggregate_slot(b ^ 1), next_exclusive);
+      }
+      __syncthreads();  // the current tile's prefix known, the next one's aggregate published
+      if (!worker) {
+        if (threadIdx.x == threads) s.tile_ids[b] = next < tiles ? st.next_tile() : tiles;
+      } else {
+        hooks::mark(current, tile_event::prefixed);
+        store_stage(p, current, stage(b), *prefix_slot(b), thread_exclusive);
+        hooks::mark(current, tile_event::stored);
+      }
+      __syncthreads();  // stage b read by every worker; the claim visible
+      if (next >= tiles) return;  // uniform
+      const std::int64_t after = s.tile_ids[b];
+      if (worker && after < tiles) copy_tile(p, after, stage(b));
+      current          = next;
+      next             = after;
+      thread_exclusive = next_exclusive;
+    }
+  }
+
   //! The look-back's first set of tiles (the first `first_set` claimed: those the device holds at
   //! once) start together and, left alone, load together: each has its aggregate only once the whole
   //! set's input has arrived, so the chain of prefixes starts late and the memory then idles. Paced,
@@ -428,12 +548,9 @@ struct transposed_tile {
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
 
     // This thread's prefix, then the rescan of its items in place.
-    T running              = tile_prefix.value;
-    bool running_valid     = tile_prefix.valid;
-    if (threadIdx.x > 0) {
-      running       = running_valid ? T(p.op(tile_prefix.value, thread_exclusive)) : thread_exclusive;
-      running_valid = true;
-    }
+    const detail::maybe<T> start = thread_prefix(p, tile_prefix, thread_exclusive);
+    T running                    = start.value;
+    bool running_valid           = start.valid;
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const T x         = item(j);
@@ -442,6 +559,14 @@ struct transposed_tile {
       running       = inclusive;
       running_valid = true;
     }
+  }
+
+  //! This thread's prefix before its first item: the tile's (absent for tile 0 without a seed), then
+  //! the items of the threads before it (`thread_exclusive`, from the block scan; none for thread 0).
+  __device__ static detail::maybe<T> thread_prefix(const Problem& p, const detail::maybe<T>& tile_prefix,
+                                                   const T& thread_exclusive) {
+    if (threadIdx.x == 0) return tile_prefix;
+    return {tile_prefix.valid ? T(p.op(tile_prefix.value, thread_exclusive)) : thread_exclusive, 1};
   }
 
   //! This thread's place in a tile: its items sit at offsets start + k * stride from the tile's first
@@ -905,6 +1030,131 @@ struct transposed_tile {
     const detail::maybe<T> prefix =
         segment_walk::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
+  }
+
+  //! The staged look-back's copy of tile `tile`'s input into `stage`: every worker its vectors (warp-
+  //! striped, so each warp's copies are coalesced) at their exchange slots, by the copy unit, one group.
+  //! A partial tile's vector that crosses its end is read element by element (a partial copy would
+  //! still address the whole 16 bytes past the input's end), padded with zeros, as later vectors are
+  //! (read_stage replaces the padding by the tile's first item).
+  __device__ static void copy_tile(const Problem& p, std::int64_t tile, uint4* stage) {
+    constexpr int vector_items = stage_vectors::vector_items;
+    const in_element* in       = in_source::pointer(p.in);
+    const std::int64_t base    = tile * tile_items;
+    const std::int64_t left    = p.n - base;
+    const int segment_rest     = warp_rest(left < tile_items ? static_cast<int>(left) : tile_items);
+    const auto* src            = reinterpret_cast<const uint4*>(in + warp_first(base));
+    uint4* region              = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+    for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
+      const int v    = k * 32 + lane;
+      const int real = segment_rest - v * vector_items;  // real elements from this vector's first on
+      uint4* to      = region + stage_vectors::slot(v);
+      if (real >= vector_items) {
+        detail::copy_16_async(to, src + v);
+      } else {
+        in_element u[vector_items];
+        const in_element* from = in + warp_first(base) + v * vector_items;
+#pragma unroll
+        for (int i = 0; i < vector_items; ++i) {
+          if (i < real) {
+            u[i] = from[i];
+          } else {
+            std::memset(&u[i], 0, sizeof(in_element));
+          }
+        }
+        std::memcpy(to, u, sizeof(uint4));
+      }
+    }
+    detail::commit_copies();
+  }
+
+  //! This worker's blocked items of the tile in `stage`, as load_items gives them: each element made an
+  //! item by the input's reader; past a partial tile's end, the tile's first item.
+  __device__ static void read_stage(const Problem& p, std::int64_t tile, const uint4* stage, T (&x)[items]) {
+    constexpr int vector_items = stage_vectors::vector_items;
+    const uint4* region        = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+    in_reader read(p.in);
+#pragma unroll
+    for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
+      const uint4 w = region[stage_vectors::slot(lane * stage_vectors::lane_vectors + j)];
+      in_element u[vector_items];
+      std::memcpy(u, &w, sizeof(w));
+#pragma unroll
+      for (int i = 0; i < vector_items; ++i) x[j * vector_items + i] = read(u[i]);
+    }
+    const std::int64_t left = p.n - tile * tile_items;
+    if (left < tile_items) {  // uniform: the last tile
+      in_element first_element;
+      std::memcpy(&first_element, stage, sizeof(first_element));  // warp 0's vector 0 sits at slot 0
+      const T fill  = read(first_element);
+      const int own = static_cast<int>(threadIdx.x) / 32 * transpose::warp_items + lane * items;  // blocked
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        if (own + j >= left) x[j] = fill;
+      }
+    }
+  }
+
+  //! The workers' fold of the tile in `stage` (scan_items' thread totals and block scan): its
+  //! aggregate published and left in `slot`, this worker's exclusive prefix in `thread_exclusive`.
+  __device__ static void fold_stage(const Problem& p, const state_t& st, const smem_view& s, std::int64_t tile,
+                                    const uint4* stage, T& slot, T& thread_exclusive) {
+    T x[items];
+    read_stage(p, tile, stage, x);
+    const T thread_total = reduce([&](int j) { return x[j]; }, p.op);
+    const T aggregate    = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage,
+                                                typename scan::first_threads_barrier{});
+    if (threadIdx.x == 0) {
+      st.publish(tile, status_aggregate, aggregate);
+      slot = aggregate;
+    }
+    hooks::mark(tile, tile_event::aggregated);
+  }
+
+  //! The workers' rescan of the tile in `stage` from its `prefix` (read for tiles > 0; scan_items'
+  //! rescan), the outputs written back into the same slots (each lane its own), then stored from there
+  //! as striped vectors (a partial tile's vector that crosses its end item by item).
+  __device__ static void store_stage(const Problem& p, std::int64_t tile, uint4* stage, const T& prefix,
+                                     const T& thread_exclusive) {
+    constexpr int vector_items = stage_vectors::vector_items;
+    uint4* region              = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+    const std::int64_t base    = tile * tile_items;
+    const std::int64_t left    = p.n - base;
+    const int rest             = left < tile_items ? static_cast<int>(left) : tile_items;
+    T x[items];
+    read_stage(p, tile, stage, x);
+    // A partial tile's workers all read its first item (warp 0's slot 0) for the padding: none may
+    // overwrite it with an output before then.
+    if (rest < tile_items) typename scan::first_threads_barrier{}();
+    const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{prefix, 1} : p.seed_maybe();
+    const detail::maybe<T> start       = thread_prefix(p, tile_prefix, thread_exclusive);
+    T running                    = start.value;
+    bool running_valid           = start.valid;
+#pragma unroll
+    for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
+      out_element u[vector_items];
+#pragma unroll
+      for (int i = 0; i < vector_items; ++i) {
+        const T inclusive = running_valid ? T(p.op(running, x[j * vector_items + i])) : x[j * vector_items + i];
+        u[i]              = static_cast<out_element>(p.finish(Problem::exclusive ? running : inclusive));
+        running           = inclusive;
+        running_valid     = true;
+      }
+      std::memcpy(&region[stage_vectors::slot(lane * stage_vectors::lane_vectors + j)], u, sizeof(uint4));
+    }
+    __syncwarp(0xffffffffu);
+    uint4 v[stage_vectors::lane_vectors];
+#pragma unroll
+    for (int k = 0; k < stage_vectors::lane_vectors; ++k) v[k] = region[stage_vectors::slot(k * 32 + lane)];
+    if (rest == tile_items) {
+      store_vectors(p.out + warp_first(base), v);
+    } else {
+      store_vectors(p.out + warp_first(base), warp_rest(rest), v);
+    }
   }
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
