@@ -406,18 +406,16 @@ struct family_dispatch<native_family> {
         pl.tiles.grid    = std::min<std::int64_t>(pl.tiles.tiles, static_cast<std::int64_t>(facts.sm_count) * per_sm);
         pl.lookback      = pl.tiles;
         pl.first_set     = pl.tiles.grid;
+        if constexpr (detail::dependent_launch<Tuning>::value) {
+          pl.dependent_launch =
+              dependent_launch_ok<kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>>(facts);
+        }
       }
     }
     check_grid(pl.tiles.grid, "archscan::native: too many tiles for one grid");
     if constexpr (detail::dependent_launch<Tuning>::value) {  // the look-back, or a wave's fallback to it
-      if (pl.route == single_pass_route::lookback || pl.route == single_pass_route::wave) {
+      if (!pl.staged && (pl.route == single_pass_route::lookback || pl.route == single_pass_route::wave)) {
         pl.dependent_launch = dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
-        if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
-          if (pl.staged) {
-            pl.dependent_launch =
-                dependent_launch_ok<kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>>(facts);
-          }
-        }
       }
     }
     return pl;
@@ -444,19 +442,20 @@ struct family_dispatch<native_family> {
         launch_wave<Tuning, Hooks, Problem, Items>(p, pl, facts, d_temp, stream)) {
       return;
     }
+    const auto st = tile_t::state_t::bind(d_temp, pl.states);
     if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
       if (pl.staged) {
         constexpr auto k = kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>;
         configure_kernel<Tuning, k, true>(tile_t::staged_threads, tile_t::staged_smem_bytes, facts);
-        launch_lookback<Hooks, k>(p, tile_t::state_t::bind(d_temp, pl.states), pl, tile_t::staged_threads,
-                                  tile_t::staged_smem_bytes, d_temp, stream, "archscan::native: scan_tiles_staged");
+        launch_lookback<Hooks, k>(p, st, pl, tile_t::staged_threads, tile_t::staged_smem_bytes, d_temp, stream,
+                                  "archscan::native: scan_tiles_staged");
         return;
       }
     }
     constexpr auto k = kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>;
     configure_kernel<Tuning, k, true>(tile_t::threads, tile_t::smem_bytes, facts);
-    launch_lookback<Hooks, k>(p, tile_t::state_t::bind(d_temp, pl.states), pl, tile_t::threads, tile_t::smem_bytes,
-                              d_temp, stream, "archscan::native: scan_tiles");
+    launch_lookback<Hooks, k>(p, st, pl, tile_t::threads, tile_t::smem_bytes, d_temp, stream,
+                              "archscan::native: scan_tiles");
   }
 
   //! The look-back's tile states `st` reset, then look-back kernel `k` (configured already) over the plan's

@@ -547,10 +547,15 @@ struct transposed_tile {
     hooks::mark(tile, tile_event::prefixed);
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
 
-    // This thread's prefix, then the rescan of its items in place.
-    const detail::maybe<T> start = thread_prefix(p, tile_prefix, thread_exclusive);
-    T running                    = start.value;
-    bool running_valid           = start.valid;
+    rescan_items(p, thread_prefix(p, tile_prefix, thread_exclusive), item, put);
+  }
+
+  //! This thread's items, read by `item(j)`, rescanned in order from `start` (thread_prefix): `put(j,
+  //! scanned)` receives item j's inclusive or exclusive prefix after item(j) was read for the last time.
+  template <class Item, class Put>
+  __device__ static void rescan_items(const Problem& p, const detail::maybe<T>& start, Item item, Put put) {
+    T running          = start.value;
+    bool running_valid = start.valid;
 #pragma unroll
     for (int j = 0; j < items; ++j) {
       const T x         = item(j);
@@ -1125,27 +1130,23 @@ struct transposed_tile {
     const std::int64_t base    = tile * tile_items;
     const std::int64_t left    = p.n - base;
     const int rest             = left < tile_items ? static_cast<int>(left) : tile_items;
+    static_assert(stage_vectors::lane_vectors * vector_items == items, "a lane's vectors hold its items");
     T x[items];
     read_stage(p, tile, stage, x);
     // A partial tile's workers all read its first item (warp 0's slot 0) for the padding: none may
     // overwrite it with an output before then.
     if (rest < tile_items) typename scan::first_threads_barrier{}();
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{prefix, 1} : p.seed_maybe();
-    const detail::maybe<T> start       = thread_prefix(p, tile_prefix, thread_exclusive);
-    T running                    = start.value;
-    bool running_valid           = start.valid;
-#pragma unroll
-    for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
-      out_element u[vector_items];
-#pragma unroll
-      for (int i = 0; i < vector_items; ++i) {
-        const T inclusive = running_valid ? T(p.op(running, x[j * vector_items + i])) : x[j * vector_items + i];
-        u[i]              = static_cast<out_element>(p.finish(Problem::exclusive ? running : inclusive));
-        running           = inclusive;
-        running_valid     = true;
-      }
-      std::memcpy(&region[stage_vectors::slot(lane * stage_vectors::lane_vectors + j)], u, sizeof(uint4));
-    }
+    out_element u[vector_items];  // one vector's outputs, written to its slot once whole
+    rescan_items(
+        p, thread_prefix(p, tile_prefix, thread_exclusive), [&](int j) { return x[j]; },
+        [&](int j, const T& scanned) {
+          u[j % vector_items] = static_cast<out_element>(p.finish(scanned));
+          if (j % vector_items == vector_items - 1) {
+            std::memcpy(&region[stage_vectors::slot(lane * stage_vectors::lane_vectors + j / vector_items)], u,
+                        sizeof(uint4));
+          }
+        });
     __syncwarp(0xffffffffu);
     uint4 v[stage_vectors::lane_vectors];
 #pragma unroll
