@@ -38,14 +38,20 @@
 #   digest      archscan-digest: one 64-bit digest of the bits of each of native's results (sums, a
 #               non-commutative float operator, by key; 1000 to 2^27 items) in OUT_DIR/digest.json, to
 #               compare with another GPU's (perf/digest_compare.py A.json B.json)               <1 min
+#   old-ptx     native's arch-dependent tests and archscan-digest built from sm_75's PTX alone (the
+#               `old-ptx` preset, build/gpu-ptx75): the driver compiles it for this GPU, so the paths
+#               for GPUs before sm_80 and sm_90 run here (plain copies for cp.async, a memset for the
+#               dependent reset, no clusters, no bulk stores, no L2 prefetch); the digest is compared
+#               with build/gpu's, run in the same call                                         ~2-4 min
 #   timeline    when each of native's tiles starts, has its aggregate, its prefix, and stores: double at
 #               2^21..2^24, int32 at 2^22 and 2^23 (perf/timeline.cu; summary and plots: perf/timeline.py) <1 min
+#   unpack      nothing but unpacking the carried builds (below): a call that carries one part of several
 # A part whose build is missing (a fresh machine) builds it first, unless tools/pack_build.sh packed one
 # here and the call carries build/carry* (see below). Everything lands in OUT_DIR, packed
 # into OUT_DIR.tar.gz as well (the device tool returns at most 8 files).
 set -u
 cd "$(dirname "$0")/.."
-parts=${1:?parts: build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,row,roof,digest,timeline}
+parts=${1:?parts: unpack,build,build-new,suite,suite-new,suites,sanitize,sanitize-native,suite+sanitize-native,sanitize-native+suite-odd,suite-even,bench,probe,cccl-ab,profile,floor,row,roof,digest,old-ptx,timeline}
 out=${2:?out dir}
 mkdir -p "$out"
 # The newest CCCL under .cccl/ (tools/fetch_cccl.sh put it there; versions sort by their numbers).
@@ -110,10 +116,13 @@ build_perf() {
   [ -f build/gpu/build.ninja ] || carried || cmake --preset gpu -B build/gpu > "$out/$1-configure.txt" 2>&1
   carried || cmake --build build/gpu --target "archscan-$1" > "$out/$1-build.txt" 2>&1 || tail -n 20 "$out/$1-build.txt"
 }
+# The test programs of old-ptx: native's paths that differ by architecture, and the routes they take.
+old_ptx_programs=(dispatch_native_staged_test dispatch_native_launch_test thrust_determinism_test tile_cluster_test)
 # native's tests for the sanitizers (the large-tile ones alone would overrun a call under them).
 native_tests='*native*:*Native*:*SegmentLookback*:VectorTranspose*:WarpBulkStore*:-*LargeTiles*:*MoreThanTwoToTheThirtyOne*'
 for part in ${parts//,/ }; do
   case $part in
+    unpack) ;;  # the carried archives above are unpacked: nothing more (a call that only carries a part)
     build)
       CMAKE_BUILD_PARALLEL_LEVEL=16 build_old
       tail -n 3 "$out/build-old.txt"
@@ -231,6 +240,29 @@ for part in ${parts//,/ }; do
       build/gpu/perf/archscan-digest "$out/digest.json" > "$out/digest.txt" 2>&1
       echo "archscan-digest rc=$?" >> "$out/digest.txt"
       tail -n 3 "$out/digest.txt"
+      ;;
+    old-ptx)
+      # Run directly, one process a program: each JIT-compiles its module once (the cache is raised
+      # so that it keeps them all).
+      export CUDA_CACHE_MAXSIZE=4294967296
+      ptx=build/gpu-ptx75
+      [ -f "$ptx/.carried" ] || { cmake --preset old-ptx > "$out/old-ptx-configure.txt" 2>&1 &&
+        cmake --build "$ptx" --target "${old_ptx_programs[@]}" archscan-digest > "$out/old-ptx-build.txt" 2>&1; } ||
+        tail -n 20 "$out/old-ptx-build.txt"
+      mkdir -p "$out/old-ptx"
+      for program in "${old_ptx_programs[@]}"; do
+        timeout 400 "$ptx/test/$program" > "$out/old-ptx/$program.txt" 2>&1
+        echo "$program rc=$?" | tee -a "$out/old-ptx/summary.txt"
+        grep -E "^\[  (PASSED|FAILED|SKIPPED)  \]" "$out/old-ptx/$program.txt" | tee -a "$out/old-ptx/summary.txt"
+      done
+      build_perf digest
+      build/gpu/perf/archscan-digest "$out/old-ptx/digest_sm90.json" > "$out/old-ptx/digest_sm90.txt" 2>&1
+      echo "archscan-digest (sm_90) rc=$?" | tee -a "$out/old-ptx/summary.txt"
+      "$ptx/perf/archscan-digest" "$out/old-ptx/digest_ptx75.json" > "$out/old-ptx/digest_ptx75.txt" 2>&1
+      echo "archscan-digest (sm_75 PTX) rc=$?" | tee -a "$out/old-ptx/summary.txt"
+      python3 perf/digest_compare.py "$out/old-ptx/digest_sm90.json" "$out/old-ptx/digest_ptx75.json" \
+        > "$out/old-ptx/digest_compare.txt" 2>&1
+      echo "digest_compare rc=$?: $(tail -n 1 "$out/old-ptx/digest_compare.txt")" | tee -a "$out/old-ptx/summary.txt"
       ;;
     cccl-ab)
       perf/cccl_ab.sh "$out/cccl-ab" > "$out/cccl-ab.txt" 2>&1
