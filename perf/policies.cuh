@@ -81,6 +81,23 @@ struct native_int32_shaped : native_tuning {
   static constexpr int l2_prefetch_ahead_percent = PrefetchPercent;
 };
 
+//! native with its packed rows (one- and two-byte items: tuning_native.cuh, packed_rows) staged from
+//! `StagedFrom` items at `StagedMinBlocks` an SM (tuning.cuh, example_staged_row; INT64_MAX: never
+//! staged), taken on devices where native takes it: for perf/roof.cu's narrow cases.
+template <std::int64_t StagedFrom, int StagedMinBlocks = 3>
+struct native_packed_staged : native_tuning {
+  struct packed_rows {
+    struct row_1 : native_tuning::packed_rows::row_1 {
+      static constexpr std::int64_t staged_from_items = StagedFrom;
+      static constexpr int staged_min_blocks_per_sm   = StagedMinBlocks;
+    };
+    struct row_2 : native_tuning::packed_rows::row_2 {
+      static constexpr std::int64_t staged_from_items = StagedFrom;
+      static constexpr int staged_min_blocks_per_sm   = StagedMinBlocks;
+    };
+  };
+};
+
 //! A tuning as a policy that does not synchronize (a user's own, or a probe's variant).
 template <class Tuning>
 inline const policy<Tuning, false> nosync_policy{};

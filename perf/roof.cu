@@ -18,6 +18,9 @@
 //!                     (tuning_native.cuh, staged_min_memory_gbps); _b2: at 2 blocks an SM;
 //!                     _prefetchP: with the L2 prefetch P percent of the first set ahead (native: 50)
 //!   cub               cub::DeviceScan::ExclusiveSum
+//! Then int16 and int8 at 2^26 .. 2^30 (their packed rows: tuning_native.cuh, packed_rows): memcpy,
+//! native, native_unstaged (never staged), native_staged (from every look-back size, 3 blocks an SM;
+//! _b2: 2) and cub.
 //! Every copy is checked against its input, native against CUB. One table on stdout: the median time,
 //! the bytes read and written a second, the fraction of the copy (memcpy's time over the case's), and
 //! the blocks an SM the occupancy calculator allows (with the bytes an SM then keeps in flight). Exit
@@ -28,6 +31,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cub/device/device_scan.cuh>
@@ -98,6 +102,8 @@ int residency_smem(const cudaDeviceProp& prop, const tile_case& c) {
 
 struct row {
   std::string name;
+  const char* type;
+  std::size_t bytes;  // an item's
   std::size_t n;
   double us;
   int blocks_per_sm;   // 0: not a tile copy
@@ -199,17 +205,57 @@ int main(int argc, char** argv) {
             ok = false;
           }
         }
-        rows.push_back({c.name, n, median(time_calls(s, flusher, false, 3, reps, c.call)) * 1e3, c.blocks_per_sm,
-                        c.kib_in_flight});
+        rows.push_back({c.name, "int32", sizeof(int), n, median(time_calls(s, flusher, false, 3, reps, c.call)) * 1e3,
+                        c.blocks_per_sm, c.kib_in_flight});
       }
     }
-    std::printf("\n| case | n | us | GB/s | fraction of copy | blocks an SM | KiB an SM in flight |\n"
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    // The narrow types' packed rows, staged or not (each case checked against CUB).
+    auto narrow_cases = [&](auto zero, const char* type) {
+      using T = decltype(zero);
+      for (const int log_n : {26, 27, 28, 29, 30}) {
+        const std::size_t n = std::size_t{1} << log_n;
+        device_buffer<T> in(n), out(n), ref(n);
+        fill_random(in.get(), n, 0x700fu ^ n ^ sizeof(T), s);
+        const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+          return cub::DeviceScan::ExclusiveSum(d_temp, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s);
+        });
+        cub_scan();
+        auto scan = [&](const auto& policy) {
+          return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
+        };
+        constexpr std::int64_t never = INT64_MAX;
+        const std::vector<std::pair<std::string, std::function<void()>>> calls = {
+            {"memcpy", [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+            {"native", scan(archscan::native_nosync)},
+            {"native_unstaged", scan(nosync_policy<native_packed_staged<never>>)},
+            {"native_staged", scan(nosync_policy<native_packed_staged<0>>)},
+            {"native_staged_b2", scan(nosync_policy<native_packed_staged<0, 2>>)},
+            {"cub", [&] { cub_scan(); }},
+        };
+        for (const auto& [name, call] : calls) {
+          check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(T), s), "poison");
+          call();
+          if (name != "cub") {
+            const mismatch_report m = compare(out.get(), name == "memcpy" ? in.get() : ref.get(), n, s);
+            if (m.count != 0) {
+              std::fprintf(stderr, "MISMATCH: %s %s at n=%zu: %llu items differ from its reference, first at %llu\n",
+                           type, name.c_str(), n, m.count, m.first);
+              ok = false;
+            }
+          }
+          rows.push_back({name, type, sizeof(T), n, median(time_calls(s, flusher, false, 3, reps, call)) * 1e3, 0, 0});
+        }
+      }
+    };
+    narrow_cases(std::int16_t{}, "int16");
+    narrow_cases(std::int8_t{}, "int8");
+    std::printf("\n| case | type | n | us | GB/s | fraction of copy | blocks an SM | KiB an SM in flight |\n"
+                "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     double copy_us = 0;
     for (const row& r : rows) {
       if (r.name == "memcpy") copy_us = r.us;
-      const double gbps = 2.0 * static_cast<double>(r.n) * sizeof(int) / (r.us * 1e-6) / 1e9;
-      std::printf("| %s | 2^%d | %.1f | %.0f | %.3f | %s | %s |\n", r.name.c_str(), __builtin_ctzll(r.n), r.us, gbps,
+      const double gbps = 2.0 * static_cast<double>(r.n * r.bytes) / (r.us * 1e-6) / 1e9;
+      std::printf("| %s | %s | 2^%d | %.1f | %.0f | %.3f | %s | %s |\n", r.name.c_str(), r.type, __builtin_ctzll(r.n), r.us, gbps,
                   copy_us / r.us, r.blocks_per_sm ? std::to_string(r.blocks_per_sm).c_str() : "-",
                   r.blocks_per_sm ? std::to_string(static_cast<int>(r.kib_in_flight)).c_str() : "-");
     }

@@ -117,7 +117,7 @@ build_perf() {
   carried || cmake --build build/gpu --target "archscan-$1" > "$out/$1-build.txt" 2>&1 || tail -n 20 "$out/$1-build.txt"
 }
 # The test programs of old-ptx: native's paths that differ by architecture, and the routes they take.
-old_ptx_programs=(dispatch_native_staged_test dispatch_native_launch_test thrust_determinism_test tile_cluster_test)
+old_ptx_programs=(dispatch_native_staged_test dispatch_native_launch_test tile_cluster_test)
 # native's tests for the sanitizers (the large-tile ones alone would overrun a call under them).
 native_tests='*native*:*Native*:*SegmentLookback*:VectorTranspose*:WarpBulkStore*:-*LargeTiles*:*MoreThanTwoToTheThirtyOne*'
 for part in ${parts//,/ }; do

@@ -15,8 +15,9 @@
 //!  - optionally `packed_rows`, a struct with `row_1` and `row_2` for tiles that keep one- and
 //!    two-byte items packed in registers (raw pointers in and out of the same width: four or two
 //!    items to a register leave room for more blocks an SM); other narrow problems (iterators,
-//!    conversions) take `row_1` and `row_2`. They may differ in `min_blocks_per_sm` alone (the tile
-//!    shape fixes the association), so a tuning that redefines row_1 or row_2 redefines these too;
+//!    conversions) take `row_1` and `row_2`. They may differ in `min_blocks_per_sm` and the staged
+//!    look-back's fields alone (the tile shape fixes the association), so a tuning that redefines
+//!    row_1 or row_2 redefines these too;
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
 //!    small tiles), on `large_block_threads` threads where they differ, optionally on the chain of
@@ -105,8 +106,9 @@ struct example_single_row : example_row {
 //! tuning's `staged_min_memory_gbps`, run the row's full tiles on persistent blocks of block_threads
 //! workers and one look-back warp, `staged_min_blocks_per_sm` of them an SM, each keeping two tiles
 //! in shared memory (tile/transposed_tile.cuh, `scan_tiles_staged`): a tile waiting for its prefix
-//! holds no registers, so more tiles load at once. Full tiles of 16-byte vectors in and out, items
-//! neither packed nor split by key; others, and unaligned calls, take the ordinary look-back.
+//! holds no registers, so more tiles load at once. Full tiles of 16-byte vectors in and out (packed
+//! or not: `packed_rows` may state these fields too), items not split by key; others, and unaligned
+//! calls, take the ordinary look-back.
 //! Timing only: the same tiles and folds, so the same bits.
 struct example_staged_row : example_row {
   static constexpr std::int64_t staged_from_items = std::int64_t{1} << 27;  //!< problems of this many items up
@@ -350,8 +352,8 @@ template <class Tuning, std::size_t AccumBytes, class Else>
 struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
   static_assert(same_tiles<typename Tuning::packed_rows::row_1, typename narrow_rows<Tuning>::row_1> &&
                     same_tiles<typename Tuning::packed_rows::row_2, typename narrow_rows<Tuning>::row_2>,
-                "packed_rows may differ from row_1 and row_2 in min_blocks_per_sm alone: the tiles fix the "
-                "association, and the bits must not depend on whether the items are packed");
+                "packed_rows may differ from row_1 and row_2 in min_blocks_per_sm and the staged fields alone: the "
+                "tiles fix the association, and the bits must not depend on whether the items are packed");
   using type = std::conditional_t<(AccumBytes <= 1), typename Tuning::packed_rows::row_1,
                                   std::conditional_t<(AccumBytes <= 2), typename Tuning::packed_rows::row_2, Else>>;
 };

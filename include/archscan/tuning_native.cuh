@@ -119,6 +119,11 @@ struct native_tuning {
       static constexpr int single_items_per_thread = 4;  // H100, int16 2^10: 1.06x a copy (the row's tile: 1.53)
       static constexpr int single_max_items_per_thread = 16;
       static constexpr int small_tiles_max        = 264;  // H100, int16 2^19: 0.90x the time at 132
+      // H200, int16 exclusive sum, fraction of a copy staged / not: 2^28 0.906 / 0.888, 2^29 0.918 / 0.889,
+      // 2^30 0.929 / 0.895; 2^27 0.879 / 0.875, 2^26 0.881 / 0.898 (perf/NOTES.md, probe 46). H100: not
+      // measured. Not row_1: int8 staged 0.627 / 0.631 at 2^28, 0.642 / 0.639 at 2^30 (its tiles' work binds).
+      static constexpr std::int64_t staged_from_items = std::int64_t{1} << 28;
+      static constexpr int staged_min_blocks_per_sm   = 3;  // 2 blocks: 0.873 at 2^28
     };
   };
 
@@ -249,10 +254,10 @@ struct native_tuning {
   //! (5-25% slower).
   static constexpr int l2_prefetch_ahead_percent = 50;
 
-  //! The staged look-back (tuning.cuh, `example_staged_row`: row_4's full tiles from 2^26 items) runs
-  //! on devices whose memory's peak bandwidth (clock x bus width) is at least this many GB/s: the H200
-  //! (4.9 TB/s), where it measured faster, and not the H100 (3.35 TB/s), where it has not been
-  //! measured. 0: every device. Timing only: the bits do not change.
+  //! The staged look-back (tuning.cuh, `example_staged_row`: row_4's full tiles from 2^26 items, packed
+  //! row_2's from 2^28) runs on devices whose memory's peak bandwidth (clock x bus width) is at least
+  //! this many GB/s: the H200 (4.9 TB/s), where it measured faster, and not the H100 (3.35 TB/s), where
+  //! it has not been measured. 0: every device. Timing only: the bits do not change.
   static constexpr int staged_min_memory_gbps = 4000;
 
   //! On sm_90 on, the look-back resets its tile states with a kernel of its own and launches the scan

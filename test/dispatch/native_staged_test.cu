@@ -40,12 +40,26 @@ struct staged_lookback_only : staged_everywhere {
   static constexpr int cluster_max_tiles = 0;
 };
 
-using float_problem = detail::scan_problem<const float*, float*, float, ::cuda::std::plus<float>,
-                                           detail::identity_finish, detail::scan_kind::inclusive, false>;
+//! The same for the packed rows (int8, int16 through raw pointers: 256x64 tiles of 16384 items).
+struct packed_staged_lookback_only : staged_lookback_only {
+  struct packed_rows {
+    struct row_1 : native_tuning::packed_rows::row_1 {
+      static constexpr std::int64_t staged_from_items = 0;
+      static constexpr int staged_min_blocks_per_sm   = 3;
+    };
+    struct row_2 : native_tuning::packed_rows::row_2 {
+      static constexpr std::int64_t staged_from_items = 0;
+    };
+  };
+};
 
-template <class Tuning>
-dispatch::single_pass_plan plan_of(const float* in, float* out, std::int64_t n) {
-  return dispatch::family_dispatch<native_family>::plan<Tuning, no_hooks>(float_problem{in, out, n, {}, {}, 0.0f, {}},
+template <class T>
+using sum_problem = detail::scan_problem<const T*, T*, T, ::cuda::std::plus<T>, detail::identity_finish,
+                                         detail::scan_kind::inclusive, false>;
+
+template <class Tuning, class T>
+dispatch::single_pass_plan plan_of(const T* in, T* out, std::int64_t n) {
+  return dispatch::family_dispatch<native_family>::plan<Tuning, no_hooks>(sum_problem<T>{in, out, n, {}, {}, T{}, {}},
                                                                           detail::current_device_facts());
 }
 
@@ -73,62 +87,105 @@ TEST(NativeStaged, PlanStagesWhereTheRowTheDeviceAndThePointersAllow) {
   RecordProperty("memory_gbps", facts.memory_gbps);
 }
 
-//! Staged scans against the host: partial last tiles, exclusive with a seed, a transform, in place.
-//! 1200 tiles of 8192 items: more than twice the blocks an H100 or H200 holds (3 an SM), so blocks
-//! take tiles into stages they have used; under ARCHSCAN_TEST_SHORT (the sanitizers) that size alone.
-//! (Back-to-back staged calls on one stream: test/dispatch/native_launch_test.cu.)
-TEST(NativeStaged, ScansRight) {
+TEST(NativeStaged, PackedTilesStageWhereTheirRowSays) {
   ARCHSCAN_REQUIRE_GPU();
-  const policy<staged_lookback_only> staged{};
-  std::vector<std::int64_t> sizes = {std::int64_t{8192} * 1200 - 1};
-  if (!short_run()) sizes.insert(sizes.end(), {std::int64_t{8192} * 40 + 3, (std::int64_t{1} << 23) + 7});
+  const auto facts     = detail::current_device_facts();
+  const std::int64_t n = std::int64_t{16384} * 1025 + 7;
+  device_buffer<std::int16_t> in16(n), out16(n);
+  device_buffer<std::int8_t> in8(n), out8(n);
+  const auto int16_plan = plan_of<packed_staged_lookback_only>(in16.get(), out16.get(), n);
+  EXPECT_TRUE(int16_plan.staged);
+  EXPECT_EQ(int16_plan.tiles.tiles, 1026);
+  EXPECT_TRUE(plan_of<packed_staged_lookback_only>(in8.get(), out8.get(), n).staged);
+  EXPECT_FALSE(plan_of<packed_staged_lookback_only>(in16.get() + 1, out16.get(), n).staged);
+  // The shipped tuning: packed int16 from its row's size on fast memory; packed int8 never.
+  const bool fast_memory  = facts.memory_gbps >= native_tuning::staged_min_memory_gbps;
+  const std::int64_t from = native_tuning::packed_rows::row_2::staged_from_items;
+  EXPECT_FALSE(plan_of<native_tuning>(in16.get(), out16.get(), from - 1).staged);
+  EXPECT_EQ(plan_of<native_tuning>(in16.get(), out16.get(), from).staged, fast_memory);
+  EXPECT_FALSE(plan_of<native_tuning>(in8.get(), out8.get(), std::int64_t{1} << 30).staged);
+}
+
+//! Staged scans of `T` under `Tuning` against the host, tiles of `tile` items: partial last tiles,
+//! exclusive with a seed, a transform, in place. 800 and 1200 tiles: more than twice the blocks an H100
+//! or H200 holds (3 an SM), so blocks take tiles into stages they have used; under ARCHSCAN_TEST_SHORT
+//! (the sanitizers) 800 alone. (Back-to-back staged calls: test/dispatch/native_launch_test.cu.)
+template <class T, class Tuning>
+void expect_staged_scans_right(std::int64_t tile, std::uint64_t seed) {
+  const policy<Tuning> staged{};
+  const ::cuda::std::plus<T> plus{};  // of T: narrow items stay narrow (packed)
+  std::vector<std::int64_t> sizes = {tile * 800 - 1};
+  if (!short_run()) sizes.insert(sizes.end(), {tile * 1200 - 5, tile * 40 + 3, tile * 1025 + 7});
   for (const std::int64_t n : sizes) {
-    const auto h = random_values<std::int32_t>(n, 90);
-    device_buffer<std::int32_t> in(h), out(n);
+    const auto h = random_values<T>(n, seed);
+    device_buffer<T> in(h), out(n);
     out.poison();
-    thrust::inclusive_scan(staged, in.begin(), in.end(), out.begin());
-    expect_equal(out, host_scan(h, ::cuda::std::plus<>{}, false, false, std::int32_t{0}), "inclusive", n);
+    thrust::inclusive_scan(staged, in.begin(), in.end(), out.begin(), plus);
+    expect_equal(out, host_scan(h, plus, false, false, T{0}), "inclusive", n);
     out.poison();
-    thrust::exclusive_scan(staged, in.begin(), in.end(), out.begin(), std::int32_t{7});
-    expect_equal(out, host_scan(h, ::cuda::std::plus<>{}, true, true, std::int32_t{7}), "exclusive, seed 7", n);
+    thrust::exclusive_scan(staged, in.begin(), in.end(), out.begin(), T{7}, plus);
+    expect_equal(out, host_scan(h, plus, true, true, T{7}), "exclusive, seed 7", n);
     out.poison();
-    thrust::transform_inclusive_scan(staged, in.begin(), in.end(), out.begin(), ::cuda::std::negate<std::int32_t>{},
-                                     ::cuda::std::plus<>{});
-    std::vector<std::int32_t> negated(h.size());
-    for (std::size_t i = 0; i < h.size(); ++i) negated[i] = -h[i];
-    expect_equal(out, host_scan(negated, ::cuda::std::plus<>{}, false, false, std::int32_t{0}), "transform", n);
-    thrust::inclusive_scan(staged, in.begin(), in.end(), in.begin());  // in place
-    expect_equal(in, host_scan(h, ::cuda::std::plus<>{}, false, false, std::int32_t{0}), "in place", n);
+    thrust::transform_inclusive_scan(staged, in.begin(), in.end(), out.begin(), ::cuda::std::negate<T>{}, plus);
+    std::vector<T> negated(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) negated[i] = static_cast<T>(-h[i]);
+    expect_equal(out, host_scan(negated, plus, false, false, T{0}), "transform", n);
+    thrust::inclusive_scan(staged, in.begin(), in.end(), in.begin(), plus);  // in place
+    expect_equal(in, host_scan(h, plus, false, false, T{0}), "in place", n);
   }
 }
 
-//! Item i of the large test: small, so that int32 sums of 2^31 of them stay exact.
+TEST(NativeStaged, ScansRight) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_staged_scans_right<std::int32_t, staged_lookback_only>(8192, 90);
+}
+
+TEST(NativeStaged, PackedScansRight) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_staged_scans_right<std::int16_t, packed_staged_lookback_only>(16384, 91);
+  expect_staged_scans_right<std::int8_t, packed_staged_lookback_only>(16384, 92);
+}
+
+//! Item i of the large tests: small, so that int32 sums of 2^31 of them stay exact.
 struct small_item {
   __host__ __device__ std::int32_t operator()(std::int64_t i) const {
     return static_cast<std::int32_t>((i * 7) % 5) - 2;
   }
 };
 
-//! More than 2^31 items, staged (64-bit tile offsets), against thrust::cuda::par on the device.
-TEST(NativeStaged, MoreThanTwoToTheThirtyOneItems) {
-  ARCHSCAN_REQUIRE_GPU();
+//! More than 2^31 items of T, staged under `Tuning` (64-bit tile offsets), against thrust::cuda::par on
+//! the device, and the last item against the host's sum (wrapping to T).
+template <class T, class Tuning>
+void expect_staged_beyond_int32_indices() {
   const std::int64_t n = (std::int64_t{1} << 31) + 4099;
   std::size_t free_bytes = 0, total = 0;
   ARCHSCAN_CUDA_OK(cudaMemGetInfo(&free_bytes, &total));
-  ASSERT_GT(free_bytes, static_cast<std::size_t>(n) * 12 + (1ull << 30)) << "the test needs ~27 GB of device memory";
-  device_buffer<std::int32_t> in(n), out(n), ref(n);
+  ASSERT_GT(free_bytes, static_cast<std::size_t>(n) * 3 * sizeof(T) + (1ull << 30))
+      << "the test needs " << 3 * sizeof(T) * n / 1000000000 + 1 << " GB of device memory";
+  device_buffer<T> in(n), out(n), ref(n);
   thrust::transform(thrust::cuda::par, thrust::counting_iterator<std::int64_t>(0),
                     thrust::counting_iterator<std::int64_t>(n), in.get(), small_item{});
   out.poison();
-  thrust::exclusive_scan(policy<staged_everywhere>{}, in.begin(), in.end(), out.begin(), std::int32_t{5});
-  thrust::exclusive_scan(thrust::cuda::par, in.begin(), in.end(), ref.begin(), std::int32_t{5});
+  const ::cuda::std::plus<T> plus{};
+  thrust::exclusive_scan(policy<Tuning>{}, in.begin(), in.end(), out.begin(), T{5}, plus);
+  thrust::exclusive_scan(thrust::cuda::par, in.begin(), in.end(), ref.begin(), T{5}, plus);
   EXPECT_TRUE(thrust::equal(thrust::cuda::par, out.begin(), out.end(), ref.begin()))
-      << "staged native and thrust::cuda::par differ somewhere in 2^31 + 4099 items";
-  std::int32_t last = 0;
+      << "staged native and thrust::cuda::par differ somewhere in 2^31 + 4099 items of " << sizeof(T) << " bytes";
+  T last{};
   ARCHSCAN_CUDA_OK(cudaMemcpy(&last, out.get() + n - 1, sizeof(last), cudaMemcpyDeviceToHost));
   std::int64_t expected = 5;
   for (std::int64_t i = 0; i + 1 < n; ++i) expected += small_item{}(i);
-  EXPECT_EQ(last, expected);
+  EXPECT_EQ(last, static_cast<T>(expected));
+}
+
+TEST(NativeStaged, MoreThanTwoToTheThirtyOneItems) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_staged_beyond_int32_indices<std::int32_t, staged_everywhere>();
+}
+
+TEST(NativeStaged, PackedMoreThanTwoToTheThirtyOneItems) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_staged_beyond_int32_indices<std::int16_t, packed_staged_lookback_only>();
 }
 
 }  // namespace

@@ -390,24 +390,74 @@ TEST(NativeDeterminism, PacingPrefetchAndDependentLaunchGiveTheSameBits) {
   }
 }
 
+//! A non-associative, non-commutative operator on narrow integers (wrapping): any change in the
+//! association or the order of operands changes the bits.
+struct affine_mix {
+  template <class T>
+  __host__ __device__ T operator()(T a, T b) const {
+    return static_cast<T>(a * 3 + b);
+  }
+};
+
 //! The staged look-back (tuning.cuh, example_staged_row: persistent blocks, two tiles each in shared
 //! memory) loads, folds and walks as the ordinary one: the same bits, float sums and a float operator
 //! that neither associates nor commutes (any other association or operand order changes the bits),
-//! out of place and in place. Here staged from every size on every device; floats take row_4.
+//! out of place and in place; and packed int16 and int8 tiles (a stage read a vector at a time, each
+//! vector's items folded, then the vectors' totals) under sums and an operator that neither associates
+//! nor commutes. Here staged from every size on every device; floats take row_4.
 struct native_staged_everywhere : native_lookback_only {
   static constexpr int staged_min_memory_gbps = 0;
   struct row_4 : archscan::native_tuning::row_4 {
     static constexpr std::int64_t staged_from_items = 0;
+  };
+  struct packed_rows {
+    struct row_1 : archscan::native_tuning::packed_rows::row_1 {
+      static constexpr std::int64_t staged_from_items = 0;
+      static constexpr int staged_min_blocks_per_sm   = 3;
+    };
+    struct row_2 : archscan::native_tuning::packed_rows::row_2 {
+      static constexpr std::int64_t staged_from_items = 0;
+    };
   };
 };
 struct native_never_staged : native_lookback_only {
   struct row_4 : archscan::native_tuning::row_4 {
     static constexpr std::int64_t staged_from_items = INT64_MAX;
   };
+  struct packed_rows {
+    using row_1 = archscan::native_tuning::packed_rows::row_1;
+    struct row_2 : archscan::native_tuning::packed_rows::row_2 {
+      static constexpr std::int64_t staged_from_items = INT64_MAX;
+    };
+  };
 };
 struct damped_then_add {  // a before b
   __host__ __device__ float operator()(float a, float b) const { return 0.75f * a + b; }
 };
+
+//! Inclusive (in place too) and exclusive scans of narrow `items`, staged and not, under affine_mix and
+//! sums: the same bits.
+template <class T>
+void expect_same_staged_bits(const std::vector<T>& items, T init) {
+  const std::int64_t n = static_cast<std::int64_t>(items.size());
+  const archscan::policy<native_staged_everywhere> staged{};
+  const archscan::policy<native_never_staged> plain{};
+  device_buffer<T> in(items), a(n), b(items);
+  a.poison();
+  thrust::inclusive_scan(plain, in.begin(), in.end(), a.begin(), affine_mix{});
+  thrust::inclusive_scan(staged, b.begin(), b.end(), b.begin(), affine_mix{});  // in place
+  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "3 a + b, in place, " << sizeof(T) << " bytes, n=" << n;
+  a.poison();
+  b.poison();
+  thrust::exclusive_scan(plain, in.begin(), in.end(), a.begin(), init, affine_mix{});
+  thrust::exclusive_scan(staged, in.begin(), in.end(), b.begin(), init, affine_mix{});
+  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "3 a + b, exclusive, " << sizeof(T) << " bytes, n=" << n;
+  a.poison();
+  b.poison();
+  thrust::inclusive_scan(plain, in.begin(), in.end(), a.begin(), ::cuda::std::plus<T>{});
+  thrust::inclusive_scan(staged, in.begin(), in.end(), b.begin(), ::cuda::std::plus<T>{});
+  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "sums, " << sizeof(T) << " bytes, n=" << n;
+}
 
 TEST(NativeDeterminism, StagedAndPlainLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
@@ -430,16 +480,12 @@ TEST(NativeDeterminism, StagedAndPlainLookbackGiveTheSameBits) {
                            damped_then_add{});
     EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, exclusive, seed 0.25, n=" << n;
   }
-}
-
-//! A non-associative, non-commutative operator on narrow integers (wrapping): any change in the
-//! association or the order of operands changes the bits.
-struct affine_mix {
-  template <class T>
-  __host__ __device__ T operator()(T a, T b) const {
-    return static_cast<T>(a * 3 + b);
+  // Packed tiles of 16384 items: 1025 (a partial last) and 1200 (full) of them.
+  for (const std::int64_t n : {std::int64_t{16384} * 1024 + 7, std::int64_t{16384} * 1200}) {
+    expect_same_staged_bits(random_values<std::int16_t>(n, 65), std::int16_t{7});
+    expect_same_staged_bits(random_values<std::int8_t>(n, 66), std::int8_t{7});
   }
-};
+}
 
 struct native_per_item : archscan::native_tuning {  // no vectors: items loaded one by one, one a register
   static constexpr bool vector_access = false;

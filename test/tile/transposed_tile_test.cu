@@ -67,7 +67,7 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
 }
 
 // The staged look-back (tuning.cuh, example_staged_row) takes full tiles of 16-byte vectors of one width
-// in and out, items neither packed nor split by key; its two stages and three blocks fit an sm_90 SM
+// in and out, packed or not, items not split by key; its two stages and three blocks fit an sm_90 SM
 // (227 KiB of shared memory).
 template <class Row, class T, class Op, int Items>
 using tile_for = archscan::tile::transposed_tile<problem<T, Op>, native_tuning, Row, Items>;
@@ -79,9 +79,14 @@ TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   static_assert(int32_tile::stage_bytes == int32_tile::tile_items * 4);
   static_assert(int32_tile::staged_threads == int32_tile::threads + 32);
   static_assert(3 * (int32_tile::staged_smem_bytes + 1024) <= 227 * 1024);
-  // Packed one-byte items: never.
+  // Packed one- and two-byte items (a stage is read a vector at a time): their full tiles, 16 and 32 KiB.
   using packed_1 = native_tuning::packed_rows::row_1;
-  static_assert(!tile_for<packed_1, std::int8_t, int8_plus, 16>::stages_fit);
+  using packed_2 = native_tuning::packed_rows::row_2;
+  using int8_tile  = tile_for<packed_1, std::int8_t, int8_plus, packed_1::items_per_thread>;
+  using int16_tile = tile_for<packed_2, std::int16_t, ::cuda::std::plus<std::int16_t>, packed_2::items_per_thread>;
+  static_assert(int8_tile::packs_items && int8_tile::stages_fit && int8_tile::stage_bytes == int8_tile::tile_items);
+  static_assert(int16_tile::packs_items && int16_tile::stages_fit && int16_tile::stage_bytes == int16_tile::tile_items * 2);
+  static_assert(3 * (int16_tile::staged_smem_bytes + 1024) <= 227 * 1024);
   // Items read one by one (an odd count of 8-byte items does not split into vectors): never.
   using row_8 = native_tuning::row_8;
   static_assert(!tile_for<row_8, double, ::cuda::std::plus<double>, detail::large_tiles<row_8>::items_per_thread>::stages_fit);

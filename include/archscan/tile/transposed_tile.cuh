@@ -309,9 +309,9 @@ struct transposed_tile {
 
   //! ---- The staged look-back (native rows with staged_from_items: tuning.cuh, example_staged_row) ----
   //! Whether this tile may run staged: its full tiles load and store 16-byte vectors of elements of
-  //! one width, its items neither packed nor split by key.
+  //! one width (packed or not: a stage is read a vector at a time), its items not split by key.
   static constexpr bool stages_fit = [] {
-    if constexpr (vector_loads && vector_stores && !packs_items && !splits_keyed) {
+    if constexpr (vector_loads && vector_stores && !splits_keyed) {
       return sizeof(in_element) == sizeof(out_element);
     } else {
       return false;
@@ -325,10 +325,10 @@ struct transposed_tile {
   //! The staged kernel's block: the workers and one look-back warp.
   static constexpr int staged_threads = threads + 32;
   //! Its shared memory: the tile's own (whose exchange regions are the first stage), a second stage, and
-  //! each stage's tile's aggregate and prefix.
-  static constexpr int aggregate_slot_bytes = static_cast<int>(detail::align_up(sizeof(T), 16));
+  //! each stage's tile's prefix (the look-back warp's, for the workers).
+  static constexpr int prefix_slot_bytes = static_cast<int>(detail::align_up(sizeof(T), 16));
   static constexpr int staged_smem_bytes = static_cast<int>(detail::align_up(static_cast<std::size_t>(smem_bytes), 16)) +
-                                          stage_bytes + 4 * aggregate_slot_bytes;
+                                          stage_bytes + 2 * prefix_slot_bytes;
 
   //! Whether a call's input and output are 16-byte aligned, as the staged look-back needs (host or device).
   __host__ __device__ static bool stage_aligned(const Problem& p) {
@@ -351,8 +351,10 @@ struct transposed_tile {
   //! dispatch checks the pointers); a partial last tile's missing items repeat its first item, as
   //! load_items pads. Every claimed tile's aggregate is published within one round of its claim without
   //! waiting for any prefix, so every walk ends (tiles are claimed in order, as scan_tiles claims them).
+  //! The look-back warp reads a tile's aggregate from its published state, which the barrier after
+  //! its fold makes visible, so shared memory hands only prefixes from the look-back warp to the workers.
   //! Barriers: one `__syncthreads` after the first claims and one after the first fold (its aggregate
-  //! in its slot); per round two (the prefix known; the stage read) and, among the workers alone, the
+  //! published); per round two (the prefix known; the stage read) and, among the workers alone, the
   //! block scan's (named barrier 1) and one before it (the copy visible to every worker).
   __device__ static void scan_tiles_staged(const Problem& p, const state_t& st, std::int64_t tiles,
                                            unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
@@ -363,10 +365,7 @@ struct transposed_tile {
     uint4* const stage_a       = s.template regions<uint4>();
     uint4* const stage_b       = reinterpret_cast<uint4*>(extra);
     const auto stage           = [&](int b) { return b == 0 ? stage_a : stage_b; };
-    const auto aggregate_slot  = [&](int b) {
-      return reinterpret_cast<T*>(extra + stage_bytes + b * aggregate_slot_bytes);
-    };
-    const auto prefix_slot     = [&](int b) { return aggregate_slot(2 + b); };
+    const auto prefix_slot     = [&](int b) { return reinterpret_cast<T*>(extra + stage_bytes + b * prefix_slot_bytes); };
     const bool worker          = threadIdx.x < threads;
     const std::int64_t prefetch_ahead = first_set * prefetch_percent / 100;
     detail::wait_for_prerequisite_grids();  // as scan_tiles: nothing touched before the reset completes
@@ -391,22 +390,24 @@ struct transposed_tile {
         detail::wait_copies<0>();
       }
       workers_barrier{}();
-      fold_stage(p, st, s, current, stage_a, *aggregate_slot(0), thread_exclusive);
+      fold_stage(p, st, s, current, stage_a, thread_exclusive);
     }
-    __syncthreads();  // the first tile's aggregate in its slot before the look-back warp reads it
+    __syncthreads();  // the first tile's aggregate published before the look-back warp reads it
     for (int b = 0;; b ^= 1) {  // the current tile in stage b, the next in stage b ^ 1
       T next_exclusive;
       if (!worker) {
         if (prefetch_ahead > 0 && threadIdx.x == staged_threads - 1) prefetch_input(p, next + prefetch_ahead);
         hooks::starve(current);
-        const detail::maybe<T> prefix = segment_walk::exclusive_prefix(
-            st, current, tiles, *aggregate_slot(b), p.seed_maybe(), p.op, lookback_delay_ns);
+        T aggregate;
+        st.poll(current, aggregate);  // published by the workers before the last barrier
+        const detail::maybe<T> prefix = segment_walk::exclusive_prefix(st, current, tiles, aggregate, p.seed_maybe(),
+                                                                       p.op, lookback_delay_ns);
         if (threadIdx.x == threads && current > 0) *prefix_slot(b) = prefix.value;  // for every tile > 0
       } else if (next < tiles) {
         hooks::mark(next, tile_event::started);
         detail::wait_copies<0>();
         workers_barrier{}();
-        fold_stage(p, st, s, next, stage(b ^ 1), *aggregate_slot(b ^ 1), next_exclusive);
+        fold_stage(p, st, s, next, stage(b ^ 1), next_exclusive);
       }
       __syncthreads();  // the current tile's prefix known, the next one's aggregate published
       if (!worker) {
@@ -1041,7 +1042,7 @@ struct transposed_tile {
   //! striped, so each warp's copies are coalesced) at their exchange slots, by the copy unit, one group.
   //! A partial tile's vector that crosses its end is read element by element (a partial copy would
   //! still address the whole 16 bytes past the input's end), padded with zeros, as later vectors are
-  //! (read_stage replaces the padding by the tile's first item).
+  //! (read_stage_vector replaces the padding by the tile's first item).
   __device__ static void copy_tile(const Problem& p, std::int64_t tile, uint4* stage) {
     constexpr int vector_items = stage_vectors::vector_items;
     const in_element* in       = in_source::pointer(p.in);
@@ -1075,53 +1076,67 @@ struct transposed_tile {
     detail::commit_copies();
   }
 
-  //! This worker's blocked items of the tile in `stage`, as load_items gives them: each element made an
-  //! item by the input's reader; past a partial tile's end, the tile's first item.
-  __device__ static void read_stage(const Problem& p, std::int64_t tile, const uint4* stage, T (&x)[items]) {
+  //! A partial tile's padding (read_stage_vector): its first item, from the stage (warp 0's vector 0
+  //! sits at slot 0). Read before any worker may write that slot (store_stage).
+  __device__ static T stage_fill(const Problem& p, const uint4* stage) {
+    in_element first;
+    std::memcpy(&first, stage, sizeof(first));
+    return in_reader(p.in)(first);
+  }
+
+  //! Vector j of this worker's blocked items of the tile in `stage` into `x` (x[i]: item j *
+  //! vector_items + i), as load_items gives them: each element made an item by the input's reader;
+  //! past the end of a partial tile (`left` < tile_items items from its first), `fill` (stage_fill).
+  //! One vector's items at a time, so that tiles of many narrow items (packed rows) stage without
+  //! holding all of them in registers.
+  __device__ static void read_stage_vector(const Problem& p, const uint4* stage, int j, std::int64_t left,
+                                           const T& fill, T (&x)[stage_vectors::vector_items]) {
     constexpr int vector_items = stage_vectors::vector_items;
-    const uint4* region        = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
     const int lane             = static_cast<int>(threadIdx.x) % 32;
+    const uint4 w = stage[threadIdx.x / 32 * stage_vectors::warp_vectors +
+                          stage_vectors::slot(lane * stage_vectors::lane_vectors + j)];
+    in_element u[vector_items];
+    std::memcpy(u, &w, sizeof(w));
     in_reader read(p.in);
 #pragma unroll
-    for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
-      const uint4 w = region[stage_vectors::slot(lane * stage_vectors::lane_vectors + j)];
-      in_element u[vector_items];
-      std::memcpy(u, &w, sizeof(w));
-#pragma unroll
-      for (int i = 0; i < vector_items; ++i) x[j * vector_items + i] = read(u[i]);
-    }
-    const std::int64_t left = p.n - tile * tile_items;
+    for (int i = 0; i < vector_items; ++i) x[i] = read(u[i]);
     if (left < tile_items) {  // uniform: the last tile
-      in_element first_element;
-      std::memcpy(&first_element, stage, sizeof(first_element));  // warp 0's vector 0 sits at slot 0
-      const T fill  = read(first_element);
-      const int own = static_cast<int>(threadIdx.x) / 32 * transpose::warp_items + lane * items;  // blocked
+      const int first = static_cast<int>(warp_first(0)) + lane * items + j * vector_items;  // blocked
 #pragma unroll
-      for (int j = 0; j < items; ++j) {
-        if (own + j >= left) x[j] = fill;
+      for (int i = 0; i < vector_items; ++i) {
+        if (first + i >= left) x[i] = fill;
       }
     }
   }
 
   //! The workers' fold of the tile in `stage` (scan_items' thread totals and block scan): its
-  //! aggregate published and left in `slot`, this worker's exclusive prefix in `thread_exclusive`.
+  //! aggregate published, this worker's exclusive prefix in `thread_exclusive`. The
+  //! thread total folds each vector's items pairwise, then the vectors' totals pairwise: reduce's
+  //! association, since a vector's items are a power of two that divides the thread's.
   __device__ static void fold_stage(const Problem& p, const state_t& st, const smem_view& s, std::int64_t tile,
-                                    const uint4* stage, T& slot, T& thread_exclusive) {
-    T x[items];
-    read_stage(p, tile, stage, x);
-    const T thread_total = reduce([&](int j) { return x[j]; }, p.op);
+                                    const uint4* stage, T& thread_exclusive) {
+    constexpr int vector_items = stage_vectors::vector_items;
+    static_assert(stage_vectors::lane_vectors * vector_items == items && (vector_items & (vector_items - 1)) == 0,
+                  "a lane's items split into vectors of a power of two items");
+    const std::int64_t left = p.n - tile * tile_items;
+    const T fill            = left < tile_items ? stage_fill(p, stage) : T{};
+    T vector_totals[stage_vectors::lane_vectors];
+#pragma unroll
+    for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
+      T x[vector_items];
+      read_stage_vector(p, stage, j, left, fill, x);
+      vector_totals[j] = reduce<vector_items>([&](int i) { return x[i]; }, p.op);
+    }
+    const T thread_total = reduce<stage_vectors::lane_vectors>([&](int j) { return vector_totals[j]; }, p.op);
     const T aggregate    = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage,
                                                 typename scan::first_threads_barrier{});
-    if (threadIdx.x == 0) {
-      st.publish(tile, status_aggregate, aggregate);
-      slot = aggregate;
-    }
+    if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
     hooks::mark(tile, tile_event::aggregated);
   }
 
   //! The workers' rescan of the tile in `stage` from its `prefix` (read for tiles > 0; scan_items'
-  //! rescan), the outputs written back into the same slots (each lane its own), then stored from there
-  //! as striped vectors (a partial tile's vector that crosses its end item by item).
+  //! rescan), the outputs written back into the same slots (each lane its own, a vector once read),
+  //! then stored from there as striped vectors (a partial tile's vector that crosses its end item by item).
   __device__ static void store_stage(const Problem& p, std::int64_t tile, uint4* stage, const T& prefix,
                                      const T& thread_exclusive) {
     constexpr int vector_items = stage_vectors::vector_items;
@@ -1130,16 +1145,21 @@ struct transposed_tile {
     const std::int64_t base    = tile * tile_items;
     const std::int64_t left    = p.n - base;
     const int rest             = left < tile_items ? static_cast<int>(left) : tile_items;
-    static_assert(stage_vectors::lane_vectors * vector_items == items, "a lane's vectors hold its items");
-    T x[items];
-    read_stage(p, tile, stage, x);
-    // A partial tile's workers all read its first item (warp 0's slot 0) for the padding: none may
-    // overwrite it with an output before then.
-    if (rest < tile_items) typename scan::first_threads_barrier{}();
+    T fill{};
+    if (rest < tile_items) {
+      fill = stage_fill(p, stage);
+      // Every worker has read the padding (warp 0's slot 0) before any output may overwrite it.
+      typename scan::first_threads_barrier{}();
+    }
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{prefix, 1} : p.seed_maybe();
-    out_element u[vector_items];  // one vector's outputs, written to its slot once whole
+    T x[vector_items];            // the vector being rescanned
+    out_element u[vector_items];  // its outputs, written to its slot once whole
     rescan_items(
-        p, thread_prefix(p, tile_prefix, thread_exclusive), [&](int j) { return x[j]; },
+        p, thread_prefix(p, tile_prefix, thread_exclusive),
+        [&](int j) {
+          if (j % vector_items == 0) read_stage_vector(p, stage, j / vector_items, left, fill, x);
+          return x[j % vector_items];
+        },
         [&](int j, const T& scanned) {
           u[j % vector_items] = static_cast<out_element>(p.finish(scanned));
           if (j % vector_items == vector_items - 1) {
@@ -1176,16 +1196,16 @@ struct transposed_tile {
     }
   }
 
-  //! The fold of item(0) ... item(items - 1), pairwise, operands in order.
-  template <class Item, class Op>
+  //! The fold of item(0) ... item(Count - 1), pairwise, operands in order.
+  template <int Count = items, class Item, class Op>
   __device__ __forceinline__ static T reduce(Item item, Op op) {
-    T level[items];
+    T level[Count];
 #pragma unroll
-    for (int j = 0; j < items; ++j) level[j] = item(j);
+    for (int j = 0; j < Count; ++j) level[j] = item(j);
 #pragma unroll
-    for (int width = 1; width < items; width *= 2) {
+    for (int width = 1; width < Count; width *= 2) {
 #pragma unroll
-      for (int j = 0; j + width < items; j += 2 * width) level[j] = op(level[j], level[j + width]);
+      for (int j = 0; j + width < Count; j += 2 * width) level[j] = op(level[j], level[j + width]);
     }
     return level[0];
   }
