@@ -87,6 +87,11 @@ TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   static_assert(int8_tile::packs_items && int8_tile::stages_fit && int8_tile::stage_bytes == int8_tile::tile_items);
   static_assert(int16_tile::packs_items && int16_tile::stages_fit && int16_tile::stage_bytes == int16_tile::tile_items * 2);
   static_assert(3 * (int16_tile::staged_smem_bytes + 1024) <= 227 * 1024);
+  // Packed two-byte items in a four-byte accumulator (row_4's tiles): not staged, never measured so.
+  using int16_into_int = detail::scan_problem<const std::int16_t*, std::int16_t*, int, detail::callable<int_plus>,
+                                              detail::identity_finish, detail::scan_kind::inclusive, false>;
+  using row_4_packed = archscan::tile::transposed_tile<int16_into_int, native_tuning, row_4, row_4::items_per_thread>;
+  static_assert(row_4_packed::packs_items && !row_4_packed::stages_fit);
   // Items read one by one (an odd count of 8-byte items does not split into vectors): never.
   using row_8 = native_tuning::row_8;
   static_assert(!tile_for<row_8, double, ::cuda::std::plus<double>, detail::large_tiles<row_8>::items_per_thread>::stages_fit);

@@ -309,10 +309,12 @@ struct transposed_tile {
 
   //! ---- The staged look-back (native rows with staged_from_items: tuning.cuh, example_staged_row) ----
   //! Whether this tile may run staged: its full tiles load and store 16-byte vectors of elements of
-  //! one width (packed or not: a stage is read a vector at a time), its items not split by key.
+  //! one width, its items not split by key, and packed items only in an accumulator of their own width
+  //! (the packed rows': a stage is read a vector at a time; narrow items in a wider accumulator have
+  //! neither been measured nor tested staged, so they keep the ordinary look-back).
   static constexpr bool stages_fit = [] {
     if constexpr (vector_loads && vector_stores && !splits_keyed) {
-      return sizeof(in_element) == sizeof(out_element);
+      return sizeof(in_element) == sizeof(out_element) && (!packs_items || sizeof(T) == sizeof(in_element));
     } else {
       return false;
     }
@@ -355,7 +357,8 @@ struct transposed_tile {
   //! its fold makes visible, so shared memory hands only prefixes from the look-back warp to the workers.
   //! Barriers: one `__syncthreads` after the first claims and one after the first fold (its aggregate
   //! published); per round two (the prefix known; the stage read) and, among the workers alone, the
-  //! block scan's (named barrier 1) and one before it (the copy visible to every worker).
+  //! block scan's (named barrier 1), one before it (the copy visible to every worker) and, for a
+  //! partial last tile, one before its outputs overwrite the padding's source (store_stage).
   __device__ static void scan_tiles_staged(const Problem& p, const state_t& st, std::int64_t tiles,
                                            unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
     static_assert(stages_fit, "the staged look-back takes full tiles of 16-byte vectors in and out");
