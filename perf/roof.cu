@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,23 @@ int main(int argc, char** argv) {
             "shared memory opt-in");
     bool ok = true;
     std::vector<row> rows;
+    // One case: `call` once on a poisoned output, checked against `want` (none: nullptr), then timed.
+    auto measure = [&](const std::string& name, const char* type, auto* d_out, const auto* want, std::size_t n,
+                       const std::function<void()>& call, int blocks_per_sm, double kib_in_flight) {
+      using T = std::remove_pointer_t<decltype(d_out)>;
+      check(cudaMemsetAsync(d_out, 0xff, n * sizeof(T), s), "poison");
+      call();
+      if (want != nullptr) {
+        const mismatch_report m = compare(static_cast<const T*>(d_out), want, n, s);
+        if (m.count != 0) {
+          std::fprintf(stderr, "MISMATCH: %s %s at n=%zu: %llu items differ from its reference, first at %llu\n", type,
+                       name.c_str(), n, m.count, m.first);
+          ok = false;
+        }
+      }
+      rows.push_back({name, type, sizeof(T), n, median(time_calls(s, flusher, false, 3, reps, call)) * 1e3,
+                      blocks_per_sm, kib_in_flight});
+    };
     for (const int log_n : {24, 25, 26, 27, 28, 29, 30}) {
       const std::size_t n = std::size_t{1} << log_n;
       device_buffer<int> in(n), out(n), ref(n);
@@ -195,18 +213,8 @@ int main(int argc, char** argv) {
       calls.push_back({"native_staged_prefetch75", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 75, 0>>), expect::scan, 0, 0});
       calls.push_back({"cub", [&] { cub_scan(); }, expect::none, 0, 0});
       for (const auto& c : calls) {
-        check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(int), s), "poison");
-        c.call();
-        if (c.out != expect::none) {
-          const mismatch_report m = compare(out.get(), c.out == expect::copy ? in.get() : ref.get(), n, s);
-          if (m.count != 0) {
-            std::fprintf(stderr, "MISMATCH: %s at n=%zu: %llu items differ from its reference, first at %llu\n",
-                         c.name.c_str(), n, m.count, m.first);
-            ok = false;
-          }
-        }
-        rows.push_back({c.name, "int32", sizeof(int), n, median(time_calls(s, flusher, false, 3, reps, c.call)) * 1e3,
-                        c.blocks_per_sm, c.kib_in_flight});
+        const int* want = c.out == expect::none ? nullptr : c.out == expect::copy ? in.get() : ref.get();
+        measure(c.name, "int32", out.get(), want, n, c.call, c.blocks_per_sm, c.kib_in_flight);
       }
     }
     // The narrow types' packed rows, staged or not (each case checked against CUB).
@@ -233,17 +241,8 @@ int main(int argc, char** argv) {
             {"cub", [&] { cub_scan(); }},
         };
         for (const auto& [name, call] : calls) {
-          check(cudaMemsetAsync(out.get(), 0xff, n * sizeof(T), s), "poison");
-          call();
-          if (name != "cub") {
-            const mismatch_report m = compare(out.get(), name == "memcpy" ? in.get() : ref.get(), n, s);
-            if (m.count != 0) {
-              std::fprintf(stderr, "MISMATCH: %s %s at n=%zu: %llu items differ from its reference, first at %llu\n",
-                           type, name.c_str(), n, m.count, m.first);
-              ok = false;
-            }
-          }
-          rows.push_back({name, type, sizeof(T), n, median(time_calls(s, flusher, false, 3, reps, call)) * 1e3, 0, 0});
+          const T* want = name == "cub" ? nullptr : name == "memcpy" ? in.get() : ref.get();
+          measure(name, type, out.get(), want, n, call, 0, 0);
         }
       }
     };
