@@ -27,6 +27,8 @@
 #include "support/compare.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/plan.cuh"
+#include "support/policies.cuh"
 #include "support/values.cuh"
 
 namespace {
@@ -80,15 +82,12 @@ TEST(NativeLaunch, BackToBackCallsWaitForASlowReset) {
 }
 
 //! The staged look-back (tuning.cuh, example_staged_row) waits for its reset the same way.
-struct staged_everywhere : archscan::native_tuning {
-  static constexpr int staged_min_memory_gbps = 0;
-  struct row_4 : archscan::native_tuning::row_4 {
-    static constexpr std::int64_t staged_from_items = 0;
-  };
-};
+using staged_everywhere = staged_from<archscan::native_tuning, 0>;
 
 TEST(NativeLaunch, StagedBackToBackCallsWaitForASlowReset) {
   ARCHSCAN_REQUIRE_GPU();
+  const device_buffer<std::int32_t> aligned(1);
+  ASSERT_TRUE(plan_of<staged_everywhere>(aligned.get(), aligned.get(), std::int64_t{5} << 20).staged);
   expect_back_to_back_calls_right<staged_everywhere>();
   expect_back_to_back_calls_right<archscan::with_hooks<staged_everywhere, slow_reset>>();
 }

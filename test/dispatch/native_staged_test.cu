@@ -19,6 +19,8 @@
 #include "support/compare.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/plan.cuh"
+#include "support/policies.cuh"
 #include "support/values.cuh"
 
 namespace {
@@ -26,42 +28,15 @@ namespace {
 using namespace archscan;
 using namespace archscan::test;
 
-//! native, its row_4 staged from every look-back size on every device.
-struct staged_everywhere : native_tuning {
-  static constexpr int staged_min_memory_gbps = 0;
-  struct row_4 : native_tuning::row_4 {
-    static constexpr std::int64_t staged_from_items = 0;
-  };
-};
+//! native, its row_4 and packed rows staged from every look-back size on every device.
+using staged_everywhere = staged_from<native_tuning, 0>;
 
 //! The same, never a wave or a cluster: small problems take the staged look-back too.
-struct staged_lookback_only : staged_everywhere {
+struct lookback_only : native_tuning {
   static constexpr int wave_max_tiles    = 0;
   static constexpr int cluster_max_tiles = 0;
 };
-
-//! The same for the packed rows (int8, int16 through raw pointers: 256x64 tiles of 16384 items).
-struct packed_staged_lookback_only : staged_lookback_only {
-  struct packed_rows {
-    struct row_1 : native_tuning::packed_rows::row_1 {
-      static constexpr std::int64_t staged_from_items = 0;
-      static constexpr int staged_min_blocks_per_sm   = 3;
-    };
-    struct row_2 : native_tuning::packed_rows::row_2 {
-      static constexpr std::int64_t staged_from_items = 0;
-    };
-  };
-};
-
-template <class T>
-using sum_problem = detail::scan_problem<const T*, T*, T, ::cuda::std::plus<T>, detail::identity_finish,
-                                         detail::scan_kind::inclusive, false>;
-
-template <class Tuning, class T>
-dispatch::single_pass_plan plan_of(const T* in, T* out, std::int64_t n) {
-  return dispatch::family_dispatch<native_family>::plan<Tuning, no_hooks>(sum_problem<T>{in, out, n, {}, {}, T{}, {}},
-                                                                          detail::current_device_facts());
-}
+using staged_lookback_only = staged_from<lookback_only, 0>;
 
 TEST(NativeStaged, PlanStagesWhereTheRowTheDeviceAndThePointersAllow) {
   ARCHSCAN_REQUIRE_GPU();
@@ -93,11 +68,11 @@ TEST(NativeStaged, PackedTilesStageWhereTheirRowSays) {
   const std::int64_t n = std::int64_t{16384} * 1025 + 7;
   device_buffer<std::int16_t> in16(n), out16(n);
   device_buffer<std::int8_t> in8(n), out8(n);
-  const auto int16_plan = plan_of<packed_staged_lookback_only>(in16.get(), out16.get(), n);
+  const auto int16_plan = plan_of<staged_lookback_only>(in16.get(), out16.get(), n);
   EXPECT_TRUE(int16_plan.staged);
   EXPECT_EQ(int16_plan.tiles.tiles, 1026);
-  EXPECT_TRUE(plan_of<packed_staged_lookback_only>(in8.get(), out8.get(), n).staged);
-  EXPECT_FALSE(plan_of<packed_staged_lookback_only>(in16.get() + 1, out16.get(), n).staged);
+  EXPECT_TRUE(plan_of<staged_lookback_only>(in8.get(), out8.get(), n).staged);
+  EXPECT_FALSE(plan_of<staged_lookback_only>(in16.get() + 1, out16.get(), n).staged);
   // The shipped tuning: packed int16 from its row's size on fast memory; packed int8 never.
   const bool fast_memory  = facts.memory_gbps >= native_tuning::staged_min_memory_gbps;
   const std::int64_t from = native_tuning::packed_rows::row_2::staged_from_items;
@@ -106,17 +81,24 @@ TEST(NativeStaged, PackedTilesStageWhereTheirRowSays) {
   EXPECT_FALSE(plan_of<native_tuning>(in8.get(), out8.get(), std::int64_t{1} << 30).staged);
 }
 
-//! Staged scans of `T` under `Tuning` against the host, tiles of `tile` items: partial last tiles,
-//! exclusive with a seed, a transform, in place. 800 and 1200 tiles: more than twice the blocks an H100
-//! or H200 holds (3 an SM), so blocks take tiles into stages they have used; under ARCHSCAN_TEST_SHORT
-//! (the sanitizers) 800 alone. (Back-to-back staged calls: test/dispatch/native_launch_test.cu.)
+//! Staged scans of `T` under `Tuning` against the host: partial last tiles, exclusive with a seed, a
+//! transform, in place. The tile and the blocks resident at once come from the plan. A block starts
+//! with two tiles (one a stage) and takes a third into the stage it has stored from; at 5 tiles a
+//! block every block refills each of its stages at least once, whatever the device's size; under
+//! ARCHSCAN_TEST_SHORT (the sanitizers) that size alone. Every size is checked to plan staged.
+//! (Back-to-back staged calls: test/dispatch/native_launch_test.cu.)
 template <class T, class Tuning>
-void expect_staged_scans_right(std::int64_t tile, std::uint64_t seed) {
+void expect_staged_scans_right(std::uint64_t seed) {
   const policy<Tuning> staged{};
   const ::cuda::std::plus<T> plus{};  // of T: narrow items stay narrow (packed)
-  std::vector<std::int64_t> sizes = {tile * 800 - 1};
-  if (!short_run()) sizes.insert(sizes.end(), {tile * 1200 - 5, tile * 40 + 3, tile * 1025 + 7});
+  const device_buffer<T> aligned(1);  // the plan reads the pointers' alignment alone
+  const auto full           = plan_of<Tuning>(aligned.get(), aligned.get(), std::int64_t{1} << 34).tiles;
+  const std::int64_t tile   = full.tile_items;
+  const std::int64_t blocks = full.grid;
+  std::vector<std::int64_t> sizes = {tile * blocks * 5 - 1};
+  if (!short_run()) sizes.insert(sizes.end(), {tile * blocks * 7 - 5, tile * blocks * 2 + 3, tile * 40 + 3});
   for (const std::int64_t n : sizes) {
+    ASSERT_TRUE(plan_of<Tuning>(aligned.get(), aligned.get(), n).staged) << n << " items of " << sizeof(T) << " bytes";
     const auto h = random_values<T>(n, seed);
     device_buffer<T> in(h), out(n);
     out.poison();
@@ -137,13 +119,13 @@ void expect_staged_scans_right(std::int64_t tile, std::uint64_t seed) {
 
 TEST(NativeStaged, ScansRight) {
   ARCHSCAN_REQUIRE_GPU();
-  expect_staged_scans_right<std::int32_t, staged_lookback_only>(8192, 90);
+  expect_staged_scans_right<std::int32_t, staged_lookback_only>(90);
 }
 
 TEST(NativeStaged, PackedScansRight) {
   ARCHSCAN_REQUIRE_GPU();
-  expect_staged_scans_right<std::int16_t, packed_staged_lookback_only>(16384, 91);
-  expect_staged_scans_right<std::int8_t, packed_staged_lookback_only>(16384, 92);
+  expect_staged_scans_right<std::int16_t, staged_lookback_only>(91);
+  expect_staged_scans_right<std::int8_t, staged_lookback_only>(92);
 }
 
 //! Item i of the large tests: small, so that int32 sums of 2^31 of them stay exact.
@@ -185,7 +167,7 @@ TEST(NativeStaged, MoreThanTwoToTheThirtyOneItems) {
 
 TEST(NativeStaged, PackedMoreThanTwoToTheThirtyOneItems) {
   ARCHSCAN_REQUIRE_GPU();
-  expect_staged_beyond_int32_indices<std::int16_t, packed_staged_lookback_only>();
+  expect_staged_beyond_int32_indices<std::int16_t, staged_lookback_only>();
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
 // The policies every GPU test runs. A new family joins the whole typed suite by adding its policies here.
 
+#include <climits>
 #include <cstddef>
+#include <cstdint>
 
 #include <archscan/archscan.cuh>
 
@@ -60,6 +62,33 @@ struct on_segment_states : Base {
   struct row_16 : Base::row_16 {  // its large tiles too, which native's row_16 puts on the chain
     static constexpr bool large_chained = false;
   };
+};
+
+//! `Base` (a native tuning) with the staged look-back (tuning.cuh, example_staged_row) for row_4 and
+//! the packed rows (int8 and int16 through raw pointers) from `From` items on every device, whatever
+//! its memory; the packed rows at `PackedMinBlocks` blocks an SM.
+template <class Base, std::int64_t From, int PackedMinBlocks = 3>
+struct staged_from : Base {
+  static constexpr int staged_min_memory_gbps = 0;
+  struct row_4 : Base::row_4 {
+    static constexpr std::int64_t staged_from_items = From;
+  };
+  struct packed_rows {
+    struct row_1 : Base::packed_rows::row_1 {
+      static constexpr std::int64_t staged_from_items = From;
+      static constexpr int staged_min_blocks_per_sm   = PackedMinBlocks;
+    };
+    struct row_2 : Base::packed_rows::row_2 {
+      static constexpr std::int64_t staged_from_items = From;
+      static constexpr int staged_min_blocks_per_sm   = PackedMinBlocks;
+    };
+  };
+};
+//! `Base` never staged, on any device (its rows' staged kernels are still compiled where they state
+//! staged_from_items).
+template <class Base>
+struct never_staged : Base {
+  static constexpr int staged_min_memory_gbps = INT_MAX;
 };
 
 }  // namespace archscan::test

@@ -32,6 +32,7 @@
 #include "support/cases.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/plan.cuh"
 #include "support/policies.cuh"
 
 namespace {
@@ -405,32 +406,8 @@ struct affine_mix {
 //! out of place and in place; and packed int16 and int8 tiles (a stage read a vector at a time, each
 //! vector's items folded, then the vectors' totals) under sums and an operator that neither associates
 //! nor commutes. Here staged from every size on every device; floats take row_4.
-struct native_staged_everywhere : native_lookback_only {
-  static constexpr int staged_min_memory_gbps = 0;
-  struct row_4 : archscan::native_tuning::row_4 {
-    static constexpr std::int64_t staged_from_items = 0;
-  };
-  struct packed_rows {
-    struct row_1 : archscan::native_tuning::packed_rows::row_1 {
-      static constexpr std::int64_t staged_from_items = 0;
-      static constexpr int staged_min_blocks_per_sm   = 3;
-    };
-    struct row_2 : archscan::native_tuning::packed_rows::row_2 {
-      static constexpr std::int64_t staged_from_items = 0;
-    };
-  };
-};
-struct native_never_staged : native_lookback_only {
-  struct row_4 : archscan::native_tuning::row_4 {
-    static constexpr std::int64_t staged_from_items = INT64_MAX;
-  };
-  struct packed_rows {
-    using row_1 = archscan::native_tuning::packed_rows::row_1;
-    struct row_2 : archscan::native_tuning::packed_rows::row_2 {
-      static constexpr std::int64_t staged_from_items = INT64_MAX;
-    };
-  };
-};
+using native_staged_everywhere = staged_from<native_lookback_only, 0>;
+using native_never_staged      = never_staged<native_lookback_only>;
 struct damped_then_add {  // a before b
   __host__ __device__ float operator()(float a, float b) const { return 0.75f * a + b; }
 };
@@ -443,6 +420,8 @@ void expect_same_staged_bits(const std::vector<T>& items, T init) {
   const archscan::policy<native_staged_everywhere> staged{};
   const archscan::policy<native_never_staged> plain{};
   device_buffer<T> in(items), a(n), b(items);
+  ASSERT_TRUE(plan_of<native_staged_everywhere>(in.get(), a.get(), n).staged) << sizeof(T) << " bytes, n=" << n;
+  ASSERT_FALSE(plan_of<native_never_staged>(in.get(), a.get(), n).staged) << sizeof(T) << " bytes, n=" << n;
   a.poison();
   thrust::inclusive_scan(plain, in.begin(), in.end(), a.begin(), affine_mix{});
   thrust::inclusive_scan(staged, b.begin(), b.end(), b.begin(), affine_mix{});  // in place
@@ -467,6 +446,8 @@ TEST(NativeDeterminism, StagedAndPlainLookbackGiveTheSameBits) {
     expect_same_bits<native_staged_everywhere, native_never_staged>(n, 63);
     const auto f = random_values<float>(n, 64);
     device_buffer<float> in(f), a(n), b(f);
+    ASSERT_TRUE(plan_of<native_staged_everywhere>(in.get(), a.get(), n).staged) << "floats, n=" << n;
+    ASSERT_FALSE(plan_of<native_never_staged>(in.get(), a.get(), n).staged) << "floats, n=" << n;
     a.poison();
     thrust::inclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), damped_then_add{});
     thrust::inclusive_scan(archscan::policy<native_staged_everywhere>{}, b.begin(), b.end(), b.begin(),

@@ -1,0 +1,26 @@
+#pragma once
+// The plan native's dispatch makes for an inclusive sum through raw pointers, without running it: which
+// route, how many tiles and blocks, whether staged. Tests use it to check that a call they make takes
+// the path they mean to test (the plan is a function of the tuning, the problem and the device alone).
+
+#include <cstdint>
+
+#include <cuda/std/functional>
+
+#include <archscan/archscan.cuh>
+
+namespace archscan::test {
+
+template <class T>
+using sum_problem = detail::scan_problem<const T*, T*, T, ::cuda::std::plus<T>, detail::identity_finish,
+                                         detail::scan_kind::inclusive, false>;
+
+//! The plan of `Tuning` (a native tuning) for an inclusive sum of `n` items of T from `in` to `out`
+//! on the current device. Allocates and launches nothing; `in` and `out` matter for their alignment.
+template <class Tuning, class T>
+dispatch::single_pass_plan plan_of(const T* in, T* out, std::int64_t n) {
+  return dispatch::family_dispatch<native_family>::plan<Tuning, no_hooks>(sum_problem<T>{in, out, n, {}, {}, T{}, {}},
+                                                                          detail::current_device_facts());
+}
+
+}  // namespace archscan::test
