@@ -85,9 +85,8 @@ TEST(NativeStaged, PackedTilesStageWhereTheirRowSays) {
 //! transform, in place. The tile and the blocks resident at once come from the plan. A block starts
 //! with two tiles (one a stage) and takes a third into the stage it has stored from; at 5 tiles a
 //! block every block refills each of its stages at least once, whatever the device's size; under
-//! ARCHSCAN_TEST_SHORT (the sanitizers) that size alone. Besides: 7 and 2 tiles a block, and half as
-//! many tiles as blocks (blocks that find no tile; fewer tiles than that would take the row's small
-//! tiles, which never stage). Every size is checked to plan staged.
+//! ARCHSCAN_TEST_SHORT (the sanitizers) that size alone. Besides: 7 and 2 tiles a block, and fewer
+//! tiles than blocks where the device allows. Every size is checked to plan staged.
 //! (Back-to-back staged calls: test/dispatch/native_launch_test.cu.)
 template <class T, class Tuning>
 void expect_staged_scans_right(std::uint64_t seed) {
@@ -98,7 +97,15 @@ void expect_staged_scans_right(std::uint64_t seed) {
   const std::int64_t tile   = full.tile_items;
   const std::int64_t blocks = full.grid;
   std::vector<std::int64_t> sizes = {tile * blocks * 5 - 1};
-  if (!short_run()) sizes.insert(sizes.end(), {tile * blocks * 7 - 5, tile * blocks * 2 + 3, tile * (blocks / 2) + 3});
+  if (!short_run()) {
+    // Fewer tiles than blocks (blocks that find no tile): half as many, or the fewest that stage where
+    // the device holds fewer blocks than the row's small tiles reach (those never stage).
+    std::int64_t few = blocks / 2;
+    while (few < blocks * 5 && !plan_of<Tuning>(aligned.get(), aligned.get(), tile * few + 3).staged) {
+      few += blocks / 8 + 1;
+    }
+    sizes.insert(sizes.end(), {tile * blocks * 7 - 5, tile * blocks * 2 + 3, tile * few + 3});
+  }
   for (const std::int64_t n : sizes) {
     ASSERT_TRUE(plan_of<Tuning>(aligned.get(), aligned.get(), n).staged) << n << " items of " << sizeof(T) << " bytes";
     const auto h = random_values<T>(n, seed);
