@@ -32,11 +32,7 @@ using namespace archscan::test;
 using staged_everywhere = staged_from<native_tuning, 0>;
 
 //! The same, never a wave or a cluster: small problems take the staged look-back too.
-struct lookback_only : native_tuning {
-  static constexpr int wave_max_tiles    = 0;
-  static constexpr int cluster_max_tiles = 0;
-};
-using staged_lookback_only = staged_from<lookback_only, 0>;
+using staged_lookback_only = staged_from<lookback_only<native_tuning>, 0>;
 
 TEST(NativeStaged, PlanStagesWhereTheRowTheDeviceAndThePointersAllow) {
   ARCHSCAN_REQUIRE_GPU();

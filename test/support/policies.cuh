@@ -48,6 +48,13 @@ struct with_tiny_tiles : Base {
   };
 };
 
+//! `Base` (a native tuning) always on the look-back: no wave and no cluster, whatever the problem's size.
+template <class Base>
+struct lookback_only : Base {
+  static constexpr int wave_max_tiles    = 0;
+  static constexpr int cluster_max_tiles = 0;
+};
+
 //! `Base` (a native tuning) with one look-back walk for every accumulator, plain and by-key
 //! (tile/lookback.cuh, `segment_lookback`): the chain of prefixes, or the segment states.
 template <class Base>

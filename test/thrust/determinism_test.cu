@@ -175,10 +175,7 @@ TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
 }
 
 //! The wave (every tile resident, one grid barrier) folds exactly as the look-back does: the same bits.
-struct native_lookback_only : archscan::native_tuning {
-  static constexpr int wave_max_tiles    = 0;
-  static constexpr int cluster_max_tiles = 0;
-};
+using native_lookback_only = lookback_only<archscan::native_tuning>;
 //! A wave where native takes one thread block cluster (at most 16 tiles, sm_90 on).
 struct native_no_cluster : archscan::native_tuning {
   static constexpr int cluster_max_tiles = 0;

@@ -49,10 +49,7 @@ using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, sta
 //! walks (the chain of prefixes, the segment states) whatever the accumulator: one block per tile and
 //! resident blocks looping over tiles; and with 32-item tiles, so that the larger sizes span more than
 //! 32 segments of 32 tiles and a walk back crosses several windows of segment ends.
-struct native_lookback_only : archscan::native_tuning {
-  static constexpr int wave_max_tiles    = 0;
-  static constexpr int cluster_max_tiles = 0;
-};
+using native_lookback_only = archscan::test::lookback_only<archscan::native_tuning>;
 template <template <class> class Walk>
 struct segment_walk {
   using starving          = archscan::with_hooks<Walk<native_lookback_only>, starve_hooks>;
