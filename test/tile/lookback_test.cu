@@ -137,6 +137,18 @@ void check_affine() {
   }
 }
 
+//! Keys 0, 1, 2, ... in runs of 2 to `longest` items (1 to `longest` where it is at most 2), lengths from `rng`.
+std::vector<int> key_runs(std::int64_t n, std::int64_t longest, std::mt19937& rng) {
+  std::uniform_int_distribution<std::int64_t> run(longest > 2 ? 2 : 1, longest);
+  std::vector<int> keys(static_cast<std::size_t>(n));
+  int key = 0;
+  for (std::size_t i = 0; i < keys.size();) {
+    for (std::int64_t r = run(rng); r > 0 && i < keys.size(); --r, ++i) keys[i] = key;
+    ++key;
+  }
+  return keys;
+}
+
 //! By-key sums of int32, inclusive and exclusive with an initial value, against the host: under runs
 //! of equal keys of 2 to 40 items, of up to n / 40 (a few tiles, or segments of tiny tiles: tiles and
 //! segments with and without a segment start), and of about a third of n, which carry a prefix across
@@ -148,13 +160,8 @@ void check_by_key_int32() {
   std::uniform_int_distribution<int> dist(-1000, 1000);
   for (const std::int64_t n : sizes()) {
     for (const std::int64_t longest : {std::int64_t{40}, n / 40 + 1, n / 3 + 1}) {
-      std::uniform_int_distribution<std::int64_t> run(longest > 2 ? 2 : 1, longest);
-      std::vector<int> keys(static_cast<std::size_t>(n)), vals(keys.size()), expect(keys.size());
-      int key = 0;
-      for (std::size_t i = 0; i < keys.size();) {
-        for (std::int64_t r = run(rng); r > 0 && i < keys.size(); --r, ++i) keys[i] = key;
-        ++key;
-      }
+      const std::vector<int> keys = key_runs(n, longest, rng);
+      std::vector<int> vals(keys.size()), expect(keys.size());
       for (auto& v : vals) v = dist(rng);
       device_buffer<int> d_keys(keys), d_vals(vals), d_out(n);
 
@@ -221,13 +228,7 @@ void check_mat2() {
     ASSERT_TRUE(d_out.to_host() == expect) << "exclusive, n = " << n;
     for (const std::int64_t longest : {std::int64_t{40}, n / 40 + 1, n / 3 + 1}) {
       std::mt19937 rng(static_cast<unsigned>(n + longest));
-      std::uniform_int_distribution<std::int64_t> run(longest > 2 ? 2 : 1, longest);
-      std::vector<int> keys(h.size());
-      int key = 0;
-      for (std::size_t i = 0; i < keys.size();) {
-        for (std::int64_t r = run(rng); r > 0 && i < keys.size(); --r, ++i) keys[i] = key;
-        ++key;
-      }
+      const std::vector<int> keys = key_runs(n, longest, rng);
       device_buffer<int> d_keys(keys);
       d_out.poison();
       thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_in.begin(), d_out.begin(),
