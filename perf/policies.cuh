@@ -98,6 +98,18 @@ struct native_packed_staged : native_tuning {
   };
 };
 
+//! native with its 8-byte row (row_8) staged from `StagedFrom` items at `StagedMinBlocks` an SM (tuning.cuh,
+//! example_staged_row; INT64_MAX: never staged) and its large tiles from `LargeFrom` (INT64_MAX: never, so
+//! that the full tiles, the only ones that stage, run every look-back size): for perf/roof.cu's 8-byte cases.
+template <std::int64_t StagedFrom, int StagedMinBlocks = 3, std::int64_t LargeFrom = native_tuning::row_8::large_from_items>
+struct native_row8_staged : native_tuning {
+  struct row_8 : native_tuning::row_8 {
+    static constexpr std::int64_t staged_from_items = StagedFrom;
+    static constexpr int staged_min_blocks_per_sm   = StagedMinBlocks;
+    static constexpr std::int64_t large_from_items  = LargeFrom;
+  };
+};
+
 //! A tuning as a policy that does not synchronize (a user's own, or a probe's variant).
 template <class Tuning>
 inline const policy<Tuning, false> nosync_policy{};

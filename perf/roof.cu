@@ -1,8 +1,8 @@
 //! \file archscan-roof: how close a kernel that only copies comes to a cudaMemcpyAsync at large n, by the
 //! bytes each SM keeps in flight (issue 13's fraction-of-copy targets: what a tile-shaped kernel could
 //! reach on this GPU if its scan cost nothing).
-//!   archscan-roof [reps = 31]
-//! For int32 at 2^24 .. 2^30 items, each case timed as archscan-bench times one (an L2
+//!   archscan-roof [reps = 31] [sections = int32,narrow,wide]
+//! Section int32: int32 at 2^24 .. 2^30 items, each case timed as archscan-bench times one (an L2
 //! flush, CUDA events around the one call, median of `reps` after 3 warm-up calls):
 //!   memcpy            cudaMemcpyAsync of the input to the output (the targets' yardstick)
 //!   copy_grid         one 16-byte vector a thread over as many 256-thread blocks as it takes
@@ -18,10 +18,14 @@
 //!                     (tuning_native.cuh, staged_min_memory_gbps); _b2: at 2 blocks an SM;
 //!                     _prefetchP: with the L2 prefetch P percent of the first set ahead (native: 50)
 //!   cub               cub::DeviceScan::ExclusiveSum
-//! Then int16 and int8 at 2^26 .. 2^30 (their packed rows: tuning_native.cuh, packed_rows): memcpy,
-//! native, native_unstaged (never staged), native_staged (from every look-back size, 3 blocks an SM;
-//! _b2: 2) and cub.
-//! Every copy is checked against its input, native against CUB. One table on stdout: the median time,
+//! Section narrow: int16 and int8 at 2^26 .. 2^30 (their packed rows: tuning_native.cuh, packed_rows):
+//! memcpy, native, native_unstaged (never staged), native_staged (from every look-back size, 3 blocks an
+//! SM; _b2: 2) and cub.
+//! Section wide: int64 and double at 2^21 .. 2^30 (row_8): memcpy, native, native_unstaged and
+//! native_staged as above (the row's large tiles from its large_from_items), the same with full tiles
+//! at every size (_full; only full tiles stage; _b2: 2 blocks an SM) and cub.
+//! Every copy is checked against its input, native against CUB (double: against the unstaged scan of
+//! the same tiles, bit for bit). One table on stdout: the median time,
 //! the bytes read and written a second, the fraction of the copy (memcpy's time over the case's), and
 //! the blocks an SM the occupancy calculator allows (with the bytes an SM then keeps in flight). Exit
 //! status 1 after a mismatch.
@@ -116,6 +120,9 @@ struct row {
 int main(int argc, char** argv) {
   return run_program("archscan-roof", [&](const cudaDeviceProp& prop) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 31;
+    // Sections to run (argv[2], comma-separated): int32, narrow, wide; all by default.
+    const std::string sections = argc > 2 ? argv[2] : "int32,narrow,wide";
+    const auto wants = [&](const char* section) { return ("," + sections + ",").find("," + std::string(section) + ",") != std::string::npos; };
     stream_handle stream;
     const cudaStream_t s = stream.get();
     l2_flusher flusher(prop);
@@ -153,6 +160,7 @@ int main(int argc, char** argv) {
                       blocks_per_sm, kib_in_flight});
     };
     for (const int log_n : {24, 25, 26, 27, 28, 29, 30}) {
+      if (!wants("int32")) break;
       const std::size_t n = std::size_t{1} << log_n;
       device_buffer<int> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0x700fu ^ n, s);
@@ -246,8 +254,60 @@ int main(int argc, char** argv) {
         }
       }
     };
-    narrow_cases(std::int16_t{}, "int16");
-    narrow_cases(std::int8_t{}, "int8");
+    if (wants("narrow")) {
+      narrow_cases(std::int16_t{}, "int16");
+      narrow_cases(std::int8_t{}, "int8");
+    }
+    // The 8-byte row, staged or not, with its large tiles or its full tiles at every look-back size (only
+    // full tiles stage). int64 is checked against CUB; double, whose sums round by association, against
+    // the unstaged scan of the same tiles, bit for bit (staging changes the timing, not the folds).
+    auto wide_cases = [&](auto zero, const char* type) {
+      using T                      = decltype(zero);
+      constexpr bool exact         = std::is_integral_v<T>;
+      constexpr std::int64_t never = INT64_MAX;
+      for (const int log_n : {21, 22, 23, 24, 26, 28, 30}) {
+        const std::size_t n = std::size_t{1} << log_n;
+        device_buffer<T> in(n), out(n), ref(n), ref_full(n);
+        fill_random(in.get(), n, 0x800fu ^ n ^ sizeof(T), s);
+        const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
+          return cub::DeviceScan::ExclusiveSum(d_temp, bytes, in.get(), ref.get(), static_cast<std::int64_t>(n), s);
+        });
+        auto scan_into = [&](const auto& policy, T* d_out) {
+          return [&, policy, d_out] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, d_out); };
+        };
+        using unstaged      = native_row8_staged<never>;
+        using unstaged_full = native_row8_staged<never, 3, never>;
+        if (exact) {
+          cub_scan();
+          scan_into(nosync_policy<unstaged_full>, ref_full.get())();  // checked below against CUB's
+        } else {
+          scan_into(nosync_policy<unstaged>, ref.get())();
+          scan_into(nosync_policy<unstaged_full>, ref_full.get())();
+        }
+        const T* tiles_ref = ref.get();
+        const T* full_ref  = exact ? ref.get() : ref_full.get();
+        struct wide_call {
+          std::string name;
+          std::function<void()> call;
+          const T* want;
+        };
+        const std::vector<wide_call> calls = {
+            {"memcpy", [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy"); }, in.get()},
+            {"native", scan_into(archscan::native_nosync, out.get()), tiles_ref},
+            {"native_unstaged", scan_into(nosync_policy<unstaged>, out.get()), tiles_ref},
+            {"native_staged", scan_into(nosync_policy<native_row8_staged<0>>, out.get()), tiles_ref},
+            {"native_unstaged_full", scan_into(nosync_policy<unstaged_full>, out.get()), full_ref},
+            {"native_staged_full", scan_into(nosync_policy<native_row8_staged<0, 3, never>>, out.get()), full_ref},
+            {"native_staged_full_b2", scan_into(nosync_policy<native_row8_staged<0, 2, never>>, out.get()), full_ref},
+            {"cub", [&] { cub_scan(); }, nullptr},
+        };
+        for (const auto& c : calls) measure(c.name, type, out.get(), c.want, n, c.call, 0, 0);
+      }
+    };
+    if (wants("wide")) {
+      wide_cases(std::int64_t{}, "int64");
+      wide_cases(double{}, "double");
+    }
     std::printf("\n| case | type | n | us | GB/s | fraction of copy | blocks an SM | KiB an SM in flight |\n"
                 "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     double copy_us = 0;

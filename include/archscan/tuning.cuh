@@ -108,8 +108,11 @@ struct example_single_row : example_row {
 //! in shared memory (tile/transposed_tile.cuh, `scan_tiles_staged`): a tile waiting for its prefix
 //! holds no registers, so more tiles load at once. Full tiles of 16-byte vectors in and out (packed
 //! or not: `packed_rows` may state these fields too), items not split by key; others, and unaligned
-//! calls, take the ordinary look-back.
-//! Timing only: the same tiles and folds, so the same bits.
+//! calls, take the ordinary look-back. In a row with large tiles (`example_large_row`), which never
+//! stage, problems whose operator is exact under any association (detail/exact_fold.cuh) take the
+//! staged full tiles instead of the large ones where they stage; others keep the large tiles.
+//! Timing only: the same tiles and folds, so the same bits (exact operators: no association changes
+//! them).
 struct example_staged_row : example_row {
   static constexpr std::int64_t staged_from_items = std::int64_t{1} << 27;  //!< problems of this many items up
   static constexpr int staged_min_blocks_per_sm   = 3;  //!< the staged kernel's `__launch_bounds__` minimum

@@ -3,7 +3,9 @@
 //! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
-//! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count), tile
+//! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count; an
+//! operator exact under any association, whose bits no tile shape changes, may take full tiles
+//! staged where the device's memory runs them faster than its row's large ones), tile
 //! aggregates are folded left to right whoever folds them, and the wave and the look-back fold the
 //! same way (a wave of an operator exact under any association folds as a tree, one exact by a
 //! user's declaration only while its lanes' runs are short: the same bits), so the route the device
@@ -19,8 +21,9 @@ namespace archscan {
 struct native_tuning {
   using family = native_family;
 
-  //! Rows: tiles of 16-48 KB, since each tile's look-back costs about the same whatever its size
-  //! (perf/NOTES.md); narrow accumulators take more items per tile.
+  //! Rows: tiles of 16-48 KB (row_8's and row_16's large tiles ~62 KB), since each tile's look-back
+  //! costs about the same whatever its size (perf/NOTES.md); narrow accumulators take more items per
+  //! tile.
   struct row_1 {  // H100, int8 exclusive sum, 2^30: 1704 GB/s (0.57 of copy, 1.73x CUB; scalar access 0.38)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 64;
@@ -71,6 +74,12 @@ struct native_tuning {
     static constexpr int large_items_per_thread    = 31;
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
+    // H200, int64 exclusive sum, fraction of a copy, full tiles staged / the large tiles unstaged: 2^24
+    // 0.832 / 0.815, 2^26 0.924 / 0.883, 2^28 0.939 / 0.890, 2^30 0.938 / 0.890; 2^22 0.673 / 0.690
+    // (perf/NOTES.md, probe 47). Only operators exact under any association take them where the large
+    // tiles run (double staged: 0.934 at 2^28, other bits). H100: not measured.
+    static constexpr std::int64_t staged_from_items = std::int64_t{1} << 24;
+    static constexpr int staged_min_blocks_per_sm   = 3;  // double 2 blocks: the same; int64: 0.899 at 2^28
   };
   struct row_16 {  // H100, 16-byte non-commutative struct product, 2^20: 24.0 us (1.89x CUB; 128x31 tiles: 27.2 us)
     static constexpr int block_threads          = 128;
@@ -255,7 +264,7 @@ struct native_tuning {
   static constexpr int l2_prefetch_ahead_percent = 50;
 
   //! The staged look-back (tuning.cuh, `example_staged_row`: row_4's full tiles from 2^26 items, packed
-  //! row_2's from 2^28) runs on devices whose memory's peak bandwidth (clock x bus width) is at least
+  //! row_2's from 2^28, row_8's from 2^24 for exact operators) runs on devices whose memory's peak bandwidth (clock x bus width) is at least
   //! this many GB/s: the H200 (4.9 TB/s), where it measured faster, and not the H100 (3.35 TB/s), where
   //! it has not been measured. 0: every device. Timing only: the bits do not change.
   static constexpr int staged_min_memory_gbps = 4000;

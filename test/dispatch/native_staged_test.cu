@@ -2,6 +2,7 @@
 // when the plan takes it, and that it scans right. Its bits against the ordinary look-back's are
 // checked in test/thrust/determinism_test.cu (StagedAndPlainLookbackGiveTheSameBits).
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -28,7 +29,8 @@ namespace {
 using namespace archscan;
 using namespace archscan::test;
 
-//! native, its row_4 and packed rows staged from every look-back size on every device.
+//! native, its row_4, row_8 and packed rows staged from every look-back size on every device (row_8
+//! past its large tiles for exact operators alone).
 using staged_everywhere = staged_from<native_tuning, 0>;
 
 //! The same, never a wave or a cluster: small problems take the staged look-back too.
@@ -75,6 +77,38 @@ TEST(NativeStaged, PackedTilesStageWhereTheirRowSays) {
   EXPECT_FALSE(plan_of<native_tuning>(in16.get(), out16.get(), from - 1).staged);
   EXPECT_EQ(plan_of<native_tuning>(in16.get(), out16.get(), from).staged, fast_memory);
   EXPECT_FALSE(plan_of<native_tuning>(in8.get(), out8.get(), std::int64_t{1} << 30).staged);
+}
+
+//! row_8's large tiles (from 2^24 items) never stage. An operator exact under any association (int64
+//! sums), whose bits no tile shape changes, takes the staged full tiles instead where they stage on
+//! the device; one that rounds (double sums) keeps the large tiles, whose association the bits follow.
+TEST(NativeStaged, ExactOperatorsStageFullTilesWhereLargeOnesWouldRun) {
+  ARCHSCAN_REQUIRE_GPU();
+  const auto facts         = detail::current_device_facts();
+  const std::int64_t large = native_tuning::row_8::large_from_items;
+  const std::int64_t n     = large + 5;
+  device_buffer<std::int64_t> in64(n + 1), out64(n + 1);
+  device_buffer<double> ind(n), outd(n);
+  using row_8              = native_tuning::row_8;
+  const std::int64_t full  = std::int64_t{row_8::block_threads} * row_8::items_per_thread;
+  // Staged on every device: the mechanism itself.
+  const auto exact = plan_of<staged_everywhere>(in64.get(), out64.get(), n);
+  EXPECT_TRUE(exact.staged);
+  EXPECT_EQ(exact.tiles.tile_items, full);
+  const auto rounding = plan_of<staged_everywhere>(ind.get(), outd.get(), n);
+  EXPECT_FALSE(rounding.staged);
+  EXPECT_GT(rounding.tiles.tile_items, full) << "double sums keep the large tiles";
+  // Pointers off 16 bytes never stage: the large tiles.
+  const auto unaligned = plan_of<staged_everywhere>(in64.get() + 1, out64.get(), n);
+  EXPECT_FALSE(unaligned.staged);
+  EXPECT_EQ(unaligned.tiles.tile_items, rounding.tiles.tile_items);
+  // The shipped tuning: int64 sums from the row's staged size on memory of 4000 GB/s or more.
+  const bool fast_memory = facts.memory_gbps >= native_tuning::staged_min_memory_gbps;
+  const auto shipped     = plan_of<native_tuning>(in64.get(), out64.get(), std::max(n, row_8::staged_from_items));
+  EXPECT_EQ(shipped.staged, fast_memory) << "memory " << facts.memory_gbps << " GB/s";
+  EXPECT_EQ(shipped.tiles.tile_items == full, fast_memory);
+  EXPECT_FALSE(plan_of<native_tuning>(ind.get(), outd.get(), n).staged);
+  EXPECT_GT(plan_of<native_tuning>(ind.get(), outd.get(), n).tiles.tile_items, full);
 }
 
 //! Staged scans of `T` under `Tuning` against the host: partial last tiles, exclusive with a seed, a
@@ -127,6 +161,12 @@ TEST(NativeStaged, ScansRight) {
   expect_staged_scans_right<std::int32_t, staged_lookback_only>(90);
 }
 
+TEST(NativeStaged, EightByteScansRight) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_staged_scans_right<std::int64_t, staged_lookback_only>(93);  // below the large tiles (past them: 2^31)
+  expect_staged_scans_right<std::uint64_t, staged_lookback_only>(94);
+}
+
 TEST(NativeStaged, PackedScansRight) {
   ARCHSCAN_REQUIRE_GPU();
   expect_staged_scans_right<std::int16_t, staged_lookback_only>(91);
@@ -168,6 +208,11 @@ void expect_staged_beyond_int32_indices() {
 TEST(NativeStaged, MoreThanTwoToTheThirtyOneItems) {
   ARCHSCAN_REQUIRE_GPU();
   expect_staged_beyond_int32_indices<std::int32_t, staged_everywhere>();
+}
+
+TEST(NativeStaged, EightByteMoreThanTwoToTheThirtyOneItems) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_staged_beyond_int32_indices<std::int64_t, staged_everywhere>();  // full tiles, past the large ones
 }
 
 TEST(NativeStaged, PackedMoreThanTwoToTheThirtyOneItems) {

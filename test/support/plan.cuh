@@ -11,8 +11,10 @@
 
 namespace archscan::test {
 
+//! The operator held as the Thrust overloads hold it (detail::callable), so that the plan sees it as
+//! exact under any association as theirs do (detail/exact_fold.cuh).
 template <class T>
-using sum_problem = detail::scan_problem<const T*, T*, T, ::cuda::std::plus<T>, detail::identity_finish,
+using sum_problem = detail::scan_problem<const T*, T*, T, detail::callable<::cuda::std::plus<T>>, detail::identity_finish,
                                          detail::scan_kind::inclusive, false>;
 
 //! The plan of `Tuning` (a native tuning) for an inclusive sum of `n` items of T from `in` to `out`

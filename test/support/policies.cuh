@@ -71,14 +71,19 @@ struct on_segment_states : Base {
   };
 };
 
-//! `Base` (a native tuning) with the staged look-back (tuning.cuh, example_staged_row) for row_4 and
-//! the packed rows (int8 and int16 through raw pointers) from `From` items on every device, whatever
-//! its memory; the packed rows at `PackedMinBlocks` blocks an SM.
+//! `Base` (a native tuning) with the staged look-back (tuning.cuh, example_staged_row) for row_4, row_8
+//! and the packed rows (int8 and int16 through raw pointers) from `From` items on every device, whatever
+//! its memory; the packed rows at `PackedMinBlocks` blocks an SM. row_8's large tiles never stage: past
+//! its large_from_items only exact operators stage (on its full tiles).
 template <class Base, std::int64_t From, int PackedMinBlocks = 3>
 struct staged_from : Base {
   static constexpr int staged_min_memory_gbps = 0;
   struct row_4 : Base::row_4 {
     static constexpr std::int64_t staged_from_items = From;
+  };
+  struct row_8 : Base::row_8 {  // below its large tiles; past them exact operators alone (tuning.cuh)
+    static constexpr std::int64_t staged_from_items = From;
+    static constexpr int staged_min_blocks_per_sm   = 3;
   };
   struct packed_rows {
     struct row_1 : Base::packed_rows::row_1 {

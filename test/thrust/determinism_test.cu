@@ -402,11 +402,15 @@ struct affine_mix {
 //! that neither associates nor commutes (any other association or operand order changes the bits),
 //! out of place and in place; and packed int16 and int8 tiles (a stage read a vector at a time, each
 //! vector's items folded, then the vectors' totals) under sums and an operator that neither associates
-//! nor commutes. Here staged from every size on every device; floats take row_4.
+//! nor commutes; and doubles (row_8's full tiles, below its large ones) as floats. Here staged from
+//! every size on every device; floats take row_4.
 using native_staged_everywhere = staged_from<native_lookback_only, 0>;
 using native_never_staged      = never_staged<native_lookback_only>;
 struct damped_then_add {  // a before b
-  __host__ __device__ float operator()(float a, float b) const { return 0.75f * a + b; }
+  template <class T>
+  __host__ __device__ T operator()(T a, T b) const {
+    return static_cast<T>(0.75) * a + b;
+  }
 };
 
 //! Inclusive (in place too) and exclusive scans of narrow `items`, staged and not, under affine_mix and
@@ -435,33 +439,43 @@ void expect_same_staged_bits(const std::vector<T>& items, T init) {
   EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "sums, " << sizeof(T) << " bytes, n=" << n;
 }
 
+//! Inclusive (in place) and exclusive scans of random `T` (float, double) under 0.75 a + b, staged and
+//! not: the same bits.
+template <class T>
+void expect_same_staged_rounding_bits(std::int64_t n, std::uint64_t seed, T init) {
+  const auto v = random_values<T>(n, seed);
+  device_buffer<T> in(v), a(n), b(v);
+  ASSERT_TRUE(plan_of<native_staged_everywhere>(in.get(), a.get(), n).staged) << sizeof(T) << " bytes, n=" << n;
+  ASSERT_FALSE(plan_of<native_never_staged>(in.get(), a.get(), n).staged) << sizeof(T) << " bytes, n=" << n;
+  a.poison();
+  thrust::inclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), damped_then_add{});
+  thrust::inclusive_scan(archscan::policy<native_staged_everywhere>{}, b.begin(), b.end(), b.begin(),
+                         damped_then_add{});  // in place
+  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, in place, " << sizeof(T) << " bytes, n=" << n;
+  a.poison();
+  b.poison();
+  thrust::exclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), init, damped_then_add{});
+  thrust::exclusive_scan(archscan::policy<native_staged_everywhere>{}, in.begin(), in.end(), b.begin(), init,
+                         damped_then_add{});
+  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, exclusive, " << sizeof(T) << " bytes, n=" << n;
+}
+
 TEST(NativeDeterminism, StagedAndPlainLookbackGiveTheSameBits) {
   ARCHSCAN_REQUIRE_GPU();
   // 1025 and 2049 float tiles (more than a GPU holds at once), 700 full ones, 1200 with a partial last.
   for (const std::int64_t n : {(std::int64_t{1} << 23) + 7, (std::int64_t{1} << 24) + 3, std::int64_t{8192} * 700,
                                std::int64_t{8192} * 1200 - 5}) {
     expect_same_bits<native_staged_everywhere, native_never_staged>(n, 63);
-    const auto f = random_values<float>(n, 64);
-    device_buffer<float> in(f), a(n), b(f);
-    ASSERT_TRUE(plan_of<native_staged_everywhere>(in.get(), a.get(), n).staged) << "floats, n=" << n;
-    ASSERT_FALSE(plan_of<native_never_staged>(in.get(), a.get(), n).staged) << "floats, n=" << n;
-    a.poison();
-    thrust::inclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), damped_then_add{});
-    thrust::inclusive_scan(archscan::policy<native_staged_everywhere>{}, b.begin(), b.end(), b.begin(),
-                           damped_then_add{});  // in place
-    EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, in place, n=" << n;
-    a.poison();
-    b.poison();
-    thrust::exclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), 0.25f,
-                           damped_then_add{});
-    thrust::exclusive_scan(archscan::policy<native_staged_everywhere>{}, in.begin(), in.end(), b.begin(), 0.25f,
-                           damped_then_add{});
-    EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, exclusive, seed 0.25, n=" << n;
+    expect_same_staged_rounding_bits(n, 64, 0.25f);
   }
   // Packed tiles of 16384 items: 1025 (a partial last) and 1200 (full) of them.
   for (const std::int64_t n : {std::int64_t{16384} * 1024 + 7, std::int64_t{16384} * 1200}) {
     expect_same_staged_bits(random_values<std::int16_t>(n, 65), std::int16_t{7});
     expect_same_staged_bits(random_values<std::int8_t>(n, 66), std::int8_t{7});
+  }
+  // Doubles in row_8's 4096-item tiles, below its large ones: 1025 (a partial last) and 1200 (full).
+  for (const std::int64_t n : {std::int64_t{4096} * 1024 + 7, std::int64_t{4096} * 1200}) {
+    expect_same_staged_rounding_bits(n, 67, 0.5);
   }
 }
 

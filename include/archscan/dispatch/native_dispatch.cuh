@@ -8,7 +8,8 @@
 //! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where
 //! `Tuning::full_tiles_max` full tiles of little more data do: one cluster instead of a wave), and
 //! rows with large tiles take them from their
-//! `large_from_items` up (choices by n alone). At most `Tuning::cluster_max_tiles` tiles on a device
+//! `large_from_items` up (choices by n alone; an operator exact under any association, whose bits no
+//! tiles change, takes the full tiles where they run staged on the device). At most `Tuning::cluster_max_tiles` tiles on a device
 //! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
 //! temporary storage (a launch the driver refuses then throws: there is no storage for another
 //! route). Tiles that all fit on the
@@ -23,9 +24,9 @@
 //! tiles and folds). Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh,
 //! as a tree, a declared one's while its lanes' runs are short: `native_wave_in_order`), so they
-//! give the same bits, and the tiles themselves depend only on n and the row: the association of
-//! every result is a function of n and the row, the same on every run and every GPU, whichever
-//! route the device allows. Temporary storage: a state per tile, and one per
+//! give the same bits, and the tiles themselves depend only on n and the row (but for exact
+//! operators, whose bits no association changes): the association of every result is a function of
+//! n and the row, the same on every run and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
 //! segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
 //! tuning's prefix_chain_max_bytes; 2^28 int32 items in 8192-item tiles take the chain: 32768 packed
 //! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger. Launches are checked; nothing
@@ -34,6 +35,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <archscan/detail/exact_fold.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/detail/vector_access.cuh>
@@ -246,13 +248,40 @@ struct family_dispatch<native_family> {
   //! Whether tiles of `Items` per thread may run staged (their kernel is compiled only then): the row's
   //! full tiles, the row states staged_from_items, the tile fits the stages (16-byte vectors in and
   //! out), and no hook asks for the tree fold or the resident-blocks schedule.
+  //! Where the row's large tiles take every size it stages from, only an exact operator's problems
+  //! (full_tiles_stage) reach the staged kernel.
   template <class Tuning, class Hooks, class Problem, int Items>
   static constexpr bool stages_of = [] {
     using row   = row_of<Tuning, Problem>;
     using hooks = detail::hook_traits<Hooks>;
-    return detail::staged_tiles<row>::present && Items == row::items_per_thread &&
-           tile_of<Tuning, Hooks, Problem, Items>::stages_fit && !hooks::tree_fold && hooks::resident_blocks_per_sm == 0;
+    if constexpr (!detail::staged_tiles<row>::present) {
+      return false;
+    } else {
+      if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
+        if (detail::staged_tiles<row>::from_items >= large_of<Tuning, Problem>::from_items &&
+            !detail::associates_exactly<typename Problem::op_type, typename Problem::accum_type>) {
+          return false;
+        }
+      }
+      return Items == row::items_per_thread && tile_of<Tuning, Hooks, Problem, Items>::stages_fit && !hooks::tree_fold &&
+             hooks::resident_blocks_per_sm == 0;
+    }
   }();
+
+  //! Whether the row's full tiles run this problem's look-back staged on this device: its size, the
+  //! device's memory and shared memory, and the pointers' alignment allow it.
+  template <class Tuning, class Hooks, class Problem>
+  static bool full_tiles_stage(const Problem& p, const detail::device_facts& facts) {
+    using row    = row_of<Tuning, Problem>;
+    using tile_t = full_tile<Tuning, Hooks, Problem>;
+    if constexpr (stages_of<Tuning, Hooks, Problem, row::items_per_thread>) {
+      return native_staged(p.n, detail::staged_tiles<row>::from_items, facts.memory_gbps,
+                           detail::staged_min_memory_gbps<Tuning>::value) &&
+             tile_t::staged_smem_bytes <= facts.max_smem_optin && tile_t::stage_aligned(p);
+    } else {
+      return false;
+    }
+  }
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
@@ -320,7 +349,11 @@ struct family_dispatch<native_family> {
     using row = row_of<Tuning, Problem>;
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
       using large = large_of<Tuning, Problem>;
-      if (native_large_tiles(p.n, large_tile<Tuning, Hooks, Problem>::tile_items, large::from_items)) {
+      // An operator exact under any association gives the same bits on any tiles: where the row's full
+      // tiles stage on this device, it takes them (the large ones never stage).
+      if (native_large_tiles(p.n, large_tile<Tuning, Hooks, Problem>::tile_items, large::from_items) &&
+          !(detail::associates_exactly<typename Problem::op_type, typename Problem::accum_type> &&
+            full_tiles_stage<Tuning, Hooks, Problem>(p, facts))) {
         return plan_with<Tuning, Hooks, Problem, large::items_per_thread>(p, facts);
       }
     }
@@ -396,10 +429,7 @@ struct family_dispatch<native_family> {
     }
     single_pass_plan pl = make_native_plan(in);
     if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
-      if (pl.route == single_pass_route::lookback &&
-          native_staged(p.n, detail::staged_tiles<row>::from_items, facts.memory_gbps,
-                        detail::staged_min_memory_gbps<Tuning>::value) &&
-          tile_t::staged_smem_bytes <= facts.max_smem_optin && tile_t::stage_aligned(p)) {
+      if (pl.route == single_pass_route::lookback && full_tiles_stage<Tuning, Hooks, Problem>(p, facts)) {
         const int per_sm = configure_kernel<Tuning, kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>,
                                             true>(tile_t::staged_threads, tile_t::staged_smem_bytes, facts);
         pl.staged        = true;
