@@ -13,7 +13,10 @@
 //! sums: fewer operations in a row, the same bits since no association changes them. Waves whose
 //! tree would leave each lane a long run of wide aggregates keep the order (tuning_native.cuh,
 //! `wave_tree_max_run_bytes`: a choice by n, the accumulator's size and the tuning; on the H100 the
-//! order was faster there for the benchmark's 16-byte matrix product). libcu++'s and Thrust's sums,
+//! order was faster there for the benchmark's 16-byte matrix product). And where a row's large
+//! tiles would run but its full tiles run the staged look-back on this device (8-byte accumulators
+//! from 2^24 items on the H200: tuning.cuh, `example_staged_row`), a declared operator takes the
+//! full tiles, as integer sums do. libcu++'s and Thrust's sums,
 //! products, minima, maxima and bitwise operations on integers are recognised without a
 //! declaration.
 //!
@@ -22,9 +25,10 @@
 //! ill-formed, no diagnostic required: one kernel, two folds).
 //!
 //! The declaration is a promise by the user. Declared for an operator that rounds or does not
-//! associate, native's bits depend on the route it takes (a wave, a cluster or the look-back), which
-//! depends on the GPU, the build and the device's setup (MPS, MIG): they are no longer the same on
-//! every GPU, and on one GPU only while the route is.
+//! associate, native's bits depend on the route it takes (a wave, a cluster or the look-back) and on
+//! the tiles (large or staged full ones), which depend on the GPU, its memory, the build and the
+//! device's setup (MPS, MIG): they are no longer the same on every GPU, and on one GPU only while
+//! the route is.
 
 #include <type_traits>
 

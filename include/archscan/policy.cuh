@@ -123,7 +123,9 @@ inline const policy<turing_tuning> turing{};
 inline const policy<turing_tuning, false> turing_nosync{};
 //! A single pass for today's GPUs, bitwise deterministic, floating point included: every association
 //! depends only on tile indices (tile/lookback.cuh, `segment_lookback`), and the tile shape only on
-//! the accumulator's size and n, so results are a function of n, the operator, the types and the tuning,
+//! the accumulator's size and n (an operator exact under any association, whose bits no tile shape
+//! changes, may also take other tiles by the device: tuning.cuh, example_staged_row), so results are
+//! a function of n, the operator, the types and the tuning,
 //! not of timing, occupancy or the SM count (test/thrust/determinism_test.cu forces several
 //! resident-block counts and every route and compares bits). Temporary storage: one state per tile
 //! and one per segment of 32 tiles (8 or 16 bytes, or split states for larger accumulators) plus 256

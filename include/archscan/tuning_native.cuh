@@ -74,10 +74,11 @@ struct native_tuning {
     static constexpr int large_items_per_thread    = 31;
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
-    // H200, int64 exclusive sum, fraction of a copy, full tiles staged / the large tiles unstaged: 2^24
-    // 0.832 / 0.815, 2^26 0.924 / 0.883, 2^28 0.939 / 0.890, 2^30 0.938 / 0.890; 2^22 0.673 / 0.690
-    // (perf/NOTES.md, probe 47). Only operators exact under any association take them where the large
-    // tiles run (double staged: 0.934 at 2^28, other bits). H100: not measured.
+    // H200, int64 exclusive sum, fraction of a copy, full tiles staged / the row's tiles unstaged (large
+    // from 2^24): 2^24 0.832 / 0.815, 2^26 0.924 / 0.883, 2^28 0.939 / 0.890, 2^30 0.938 / 0.890; 2^22
+    // 0.673 / 0.690, 2^23 0.755 / 0.753 (perf/NOTES.md, probe 47). Only operators exact under any
+    // association take them where the large tiles run (double staged: 0.934 at 2^28, other bits); a
+    // declared one (associativity.cuh) too, measured for libcu++'s sums alone. H100: not measured.
     static constexpr std::int64_t staged_from_items = std::int64_t{1} << 24;
     static constexpr int staged_min_blocks_per_sm   = 3;  // double 2 blocks: the same; int64: 0.899 at 2^28
   };

@@ -1,5 +1,5 @@
 #pragma once
-// The plan native's dispatch makes for an inclusive sum through raw pointers, without running it: which
+// The plan native's dispatch makes for an inclusive scan through raw pointers, without running it: which
 // route, how many tiles and blocks, whether staged. Tests use it to check that a call they make takes
 // the path they mean to test (the plan is a function of the tuning, the problem and the device alone).
 
@@ -12,17 +12,18 @@
 namespace archscan::test {
 
 //! The operator held as the Thrust overloads hold it (detail::callable), so that the plan sees it as
-//! exact under any association as theirs do (detail/exact_fold.cuh).
-template <class T>
-using sum_problem = detail::scan_problem<const T*, T*, T, detail::callable<::cuda::std::plus<T>>, detail::identity_finish,
-                                         detail::scan_kind::inclusive, false>;
+//! exact under any association (or not) as theirs do (detail/exact_fold.cuh).
+template <class T, class Op = ::cuda::std::plus<T>>
+using scan_problem_of = detail::scan_problem<const T*, T*, T, detail::callable<Op>, detail::identity_finish,
+                                             detail::scan_kind::inclusive, false>;
 
-//! The plan of `Tuning` (a native tuning) for an inclusive sum of `n` items of T from `in` to `out`
-//! on the current device. Allocates and launches nothing; `in` and `out` matter for their alignment.
-template <class Tuning, class T>
-dispatch::single_pass_plan plan_of(const T* in, T* out, std::int64_t n) {
-  return dispatch::family_dispatch<native_family>::plan<Tuning, no_hooks>(sum_problem<T>{in, out, n, {}, {}, T{}, {}},
-                                                                          detail::current_device_facts());
+//! The plan of `Tuning` (a native tuning) for an inclusive scan by `op` (a sum by default) of `n` items
+//! of T from `in` to `out` on the current device. Allocates and launches nothing; `in` and `out` matter
+//! for their alignment.
+template <class Tuning, class T, class Op = ::cuda::std::plus<T>>
+dispatch::single_pass_plan plan_of(const T* in, T* out, std::int64_t n, Op op = {}) {
+  return dispatch::family_dispatch<native_family>::plan<Tuning, no_hooks>(
+      scan_problem_of<T, Op>{in, out, n, detail::callable<Op>{op}, {}, T{}, {}}, detail::current_device_facts());
 }
 
 }  // namespace archscan::test

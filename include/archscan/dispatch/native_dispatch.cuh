@@ -19,15 +19,16 @@
 //! sm_90 on, with Tuning::dependent_launch, the reset is a kernel of ours and the scan its
 //! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
 //! then the scan. From a row's `staged_from_items` up, on a device whose memory reaches the tuning's
-//! `staged_min_memory_gbps`, with 16-byte aligned input and output, the look-back runs staged instead:
-//! persistent blocks with two tiles each in shared memory (tuning.cuh, example_staged_row; the same
-//! tiles and folds). Both multi-tile routes fold tile aggregates in one order fixed by tile indices
+//! `staged_min_memory_gbps`, with 16-byte aligned input and output, the look-back of the row's full
+//! tiles runs staged instead: persistent blocks with two tiles each in shared memory (tuning.cuh,
+//! example_staged_row; the same tiles and folds). Large tiles never stage: past their
+//! `large_from_items` only exact operators stage, on full tiles. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
 //! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh,
 //! as a tree, a declared one's while its lanes' runs are short: `native_wave_in_order`), so they
 //! give the same bits, and the tiles themselves depend only on n and the row (but for exact
 //! operators, whose bits no association changes): the association of every result is a function of
-//! n and the row, the same on every run and every GPU, whichever route the device allows. Temporary storage: a state per tile, and one per
-//! segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
+//! n and the row, the same on every run and every GPU, whichever route the device allows.
+//! Temporary storage: a state per tile, and one per segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
 //! tuning's prefix_chain_max_bytes; 2^28 int32 items in 8192-item tiles take the chain: 32768 packed
 //! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger. Launches are checked; nothing
 //! synchronizes.
