@@ -20,9 +20,10 @@
 //!    row_1 or row_2 redefines these too;
 //!  - optionally, in a native row, a third tile for large problems: `large_items_per_thread` at
 //!    `large_min_blocks_per_sm`, taken from `large_from_items` items up (a choice by n alone, like the
-//!    small tiles, but for exact operators where the full tiles stage: `example_staged_row`), on `large_block_threads` threads where they differ, optionally on the chain of
-//!    prefixes (`large_chained`; `example_large_row`); tiles for problems that one tile of few items
-//!    covers: `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
+//!    small tiles, but for exact operators where the full tiles stage: `example_staged_row`), on
+//!    `large_block_threads` threads where they differ, optionally on the chain of prefixes
+//!    (`large_chained`; `example_large_row`); tiles for problems that one tile of few items covers:
+//!    `single_items_per_thread`, up to `single_max_items_per_thread` (`example_single_row`); and a
 //!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`); a staged
 //!    look-back for large problems on fast memory (`example_staged_row`). Other families ignore these
 //!    fields;

@@ -265,9 +265,10 @@ struct native_tuning {
   static constexpr int l2_prefetch_ahead_percent = 50;
 
   //! The staged look-back (tuning.cuh, `example_staged_row`: row_4's full tiles from 2^26 items, packed
-  //! row_2's from 2^28, row_8's from 2^24 for exact operators) runs on devices whose memory's peak bandwidth (clock x bus width) is at least
-  //! this many GB/s: the H200 (4.9 TB/s), where it measured faster, and not the H100 (3.35 TB/s), where
-  //! it has not been measured. 0: every device. Timing only: the bits do not change.
+  //! row_2's from 2^28, row_8's from 2^24 for exact operators) runs on devices whose memory's peak
+  //! bandwidth (clock x bus width) is at least this many GB/s: the H200 (4.9 TB/s), where it measured
+  //! faster, and not the H100 (3.35 TB/s), where it has not been measured. 0: every device. Timing
+  //! only: the bits do not change.
   static constexpr int staged_min_memory_gbps = 4000;
 
   //! On sm_90 on, the look-back resets its tile states with a kernel of its own and launches the scan

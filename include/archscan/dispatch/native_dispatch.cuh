@@ -7,13 +7,12 @@
 //! n, else its full tile (a tile's latency sets a small call's time). Problems of at most
 //! `Tuning::small_tiles_max` small tiles (or the row's own `small_tiles_max`) take those (but where
 //! `Tuning::full_tiles_max` full tiles of little more data do: one cluster instead of a wave), and
-//! rows with large tiles take them from their
-//! `large_from_items` up (choices by n alone; an operator exact under any association, whose bits no
-//! tiles change, takes the full tiles where they run staged on the device). At most `Tuning::cluster_max_tiles` tiles on a device
-//! with thread block clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no
-//! temporary storage (a launch the driver refuses then throws: there is no storage for another
-//! route). Tiles that all fit on the
-//! device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise the tile
+//! rows with large tiles take them from their `large_from_items` up (choices by n alone; an operator
+//! exact under any association, whose bits no tiles change, takes the full tiles where they run
+//! staged on the device). At most `Tuning::cluster_max_tiles` tiles on a device with thread block
+//! clusters (sm_90 on): one cluster, the aggregates crossing in shared memory, no temporary storage (a
+//! launch the driver refuses then throws: there is no storage for another route). Tiles that all fit on
+//! the device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise the tile
 //! states are reset (tile/tile_state.cuh) and one kernel scans every tile, one block per tile, the
 //! tiles the device holds at once pacing their loads (Tuning::first_set_stagger_cycles_per_kib). On
 //! sm_90 on, with Tuning::dependent_launch, the reset is a kernel of ours and the scan its
@@ -21,17 +20,16 @@
 //! then the scan. From a row's `staged_from_items` up, on a device whose memory reaches the tuning's
 //! `staged_min_memory_gbps`, with 16-byte aligned input and output, the look-back of the row's full
 //! tiles runs staged instead: persistent blocks with two tiles each in shared memory (tuning.cuh,
-//! example_staged_row; the same tiles and folds). Large tiles never stage: past their
-//! `large_from_items` only exact operators stage, on full tiles. Both multi-tile routes fold tile aggregates in one order fixed by tile indices
-//! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh,
-//! as a tree, a declared one's while its lanes' runs are short: `native_wave_in_order`), so they
-//! give the same bits, and the tiles themselves depend only on n and the row (but for exact
-//! operators, whose bits no association changes): the association of every result is a function of
-//! n and the row, the same on every run and every GPU, whichever route the device allows.
-//! Temporary storage: a state per tile, and one per segment of 32 tiles where the look-back walks the segment states (accumulators wider than the
-//! tuning's prefix_chain_max_bytes; 2^28 int32 items in 8192-item tiles take the chain: 32768 packed
-//! 8-byte states, 256 B + 256 KiB), or a wave's aggregates where larger. Launches are checked; nothing
-//! synchronizes.
+//! example_staged_row; the same tiles and folds; large tiles never stage). Both multi-tile routes fold
+//! tile aggregates in one order fixed by tile indices (`segment_lookback`; a wave of an operator exact
+//! under any association, detail/exact_fold.cuh, as a tree, a declared one's while its lanes' runs are
+//! short: `native_wave_in_order`), so they give the same bits, and the tiles themselves depend only on
+//! n and the row (but for exact operators, whose bits no association changes): the association of every
+//! result is a function of n and the row, the same on every run and every GPU, whichever route the
+//! device allows. Temporary storage: a state per tile, and one per segment of 32 tiles where the
+//! look-back walks the segment states (accumulators wider than the tuning's prefix_chain_max_bytes;
+//! 2^28 int32 items in 8192-item tiles take the chain: 32768 packed 8-byte states, 256 B + 256 KiB), or
+//! a wave's aggregates where larger. Launches are checked; nothing synchronizes.
 
 #include <algorithm>
 #include <cstdint>
