@@ -131,7 +131,8 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! and one per segment of 32 tiles (8 or 16 bytes, or split states for larger accumulators) plus 256
 //! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile, nor for
 //! a problem run as one thread block cluster: at most 8 tiles (16 where the device allows clusters
-//! that large) on sm_90 and newer, when the build holds code for sm_90 or newer. A wave of an operator
+//! that large) on sm_90 and newer, when the build holds code for sm_90 or newer and 16 accumulators
+//! fit beside the tile within its shared memory limit (otherwise: a wave). A wave of an operator
 //! that the user declares exactly associative (associativity.cuh) folds as a tree while its lanes'
 //! runs are short (tuning_native.cuh, `wave_tree_max_run_bytes`): the same bits if the declaration
 //! is true.

@@ -3,9 +3,10 @@
 // reference and against the wave and the look-back over the same tiles (the same bits), at every
 // cluster size from 2 to 16 and past it (17 tiles: a wave), each with the last tile full, one item
 // short, or holding a single item; with a non-commutative type, a seed and in place; with starved
-// tiles, which the others wait for at the cluster barrier; and without temporary storage (a
-// counting allocator). Skipped where the device has no clusters
-// (compute capability below 9.0): there the dispatch never takes the route.
+// tiles, which the others wait for at the cluster barrier; without temporary storage (a counting
+// allocator); with packed one- and two-byte items and by key; and planned for every value width (the
+// cluster's slots fit beside each tile). Skipped where the device has no clusters (compute
+// capability below 9.0): there the dispatch never takes the route.
 
 #include <cstdint>
 #include <numeric>
@@ -16,9 +17,11 @@
 
 #include <archscan/archscan.cuh>
 
+#include "support/by_key.cuh"
 #include "support/compare.cuh"
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/plan.cuh"
 #include "support/values.cuh"
 
 namespace {
@@ -41,7 +44,7 @@ struct wave_tuning : cluster_tuning {
 struct lookback_tuning : wave_tuning {
   static constexpr int wave_max_tiles = 0;
 };
-//! Every 3rd tile sleeps 100 us before leaving its aggregate: the others wait at the cluster barrier.
+//! Every 3rd tile sleeps 100 us before writing its aggregate: the others wait at the cluster barrier.
 struct starve_hooks {
   static constexpr int starve_every   = 3;
   static constexpr unsigned starve_ns = 100000;
@@ -95,6 +98,62 @@ TEST(NativeCluster, Int32SumsAtEveryClusterSize) {
   check_int32_sums<cluster_tuning>(sizes(archscan::test::row_tile_items<cluster_tuning, int>()));
 }
 
+//! One- and two-byte sums (their tiles keep items packed in words), wrapping, against the host.
+template <class T>
+void check_narrow_sums() {
+  const archscan::policy<cluster_tuning> cluster{};
+  const std::int64_t tile = archscan::test::row_tile_items<cluster_tuning, T>();
+  for (const std::int64_t n : archscan::test::sizes_at_tile_counts(tile, {2, 9, 16})) {
+    const auto h = random_values<T>(n, static_cast<std::uint64_t>(n) + 3);
+    device_buffer<T> d_in(h), d_out(n);
+    std::vector<T> expect(h.size());
+    std::inclusive_scan(h.begin(), h.end(), expect.begin(), ::cuda::std::plus<T>{});
+    d_out.poison();
+    thrust::inclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin(), ::cuda::std::plus<T>{});
+    expect_equal(d_out, expect, "inclusive", n);
+  }
+}
+
+TEST(NativeCluster, PackedNarrowSums) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  check_narrow_sums<std::int8_t>();
+  check_narrow_sums<std::int16_t>();
+}
+
+//! By-key scans in one cluster (the by-key tiles' own size): int32 sums against the host, float sums
+//! bit for bit against the wave and the look-back over the same tiles.
+TEST(NativeCluster, ByKeyScans) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  using keyed_row         = cluster_tuning::keyed_rows::row_4;
+  const std::int64_t tile = std::int64_t{keyed_row::block_threads} * keyed_row::items_per_thread;
+  for (const std::int64_t n : archscan::test::sizes_at_tile_counts(tile, {2, 9, 16})) {
+    const auto keys = archscan::test::random_key_runs(n, static_cast<std::uint64_t>(n));
+    const auto hi   = random_values<int>(n, static_cast<std::uint64_t>(n) + 1);
+    const auto hf   = random_values<float>(n, static_cast<std::uint64_t>(n) + 2);
+    device_buffer<int> d_keys(keys), d_ints(hi), d_out(n);
+    d_out.poison();
+    thrust::inclusive_scan_by_key(archscan::policy<cluster_tuning>{}, d_keys.begin(), d_keys.end(), d_ints.begin(),
+                                  d_out.begin());
+    expect_equal(d_out,
+                 archscan::test::host_scan_by_key(keys, hi, ::cuda::std::plus<int>{}, ::cuda::std::equal_to<int>{},
+                                                  false, 0),
+                 "by key, int32", n);
+    device_buffer<float> d_floats(hf), fc(n), fw(n), fl(n);
+    for (auto* b : {&fc, &fw, &fl}) b->poison();
+    thrust::inclusive_scan_by_key(archscan::policy<cluster_tuning>{}, d_keys.begin(), d_keys.end(), d_floats.begin(),
+                                  fc.begin());
+    thrust::inclusive_scan_by_key(archscan::policy<wave_tuning>{}, d_keys.begin(), d_keys.end(), d_floats.begin(),
+                                  fw.begin());
+    thrust::inclusive_scan_by_key(archscan::policy<lookback_tuning>{}, d_keys.begin(), d_keys.end(), d_floats.begin(),
+                                  fl.begin());
+    const auto c = bytes_of(fc.to_host());
+    EXPECT_EQ(c, bytes_of(fw.to_host())) << "by key, float, wave, n = " << n;
+    EXPECT_EQ(c, bytes_of(fl.to_host())) << "by key, float, look-back, n = " << n;
+  }
+}
+
 TEST(NativeCluster, NonCommutativeSeededInPlace) {
   ARCHSCAN_REQUIRE_GPU();
   ARCHSCAN_REQUIRE_CLUSTERS();
@@ -146,6 +205,32 @@ TEST(NativeCluster, TheSameBitsAsTheWaveAndTheLookback) {
     EXPECT_EQ(d, bytes_of(dw.to_host())) << "double, wave, " << tiles << " tiles";
     EXPECT_EQ(d, bytes_of(dl.to_host())) << "double, look-back, " << tiles << " tiles";
   }
+}
+
+//! The shipped tuning plans one cluster for 2 and 8 full tiles (8: the portable size) of every value
+//! width: the cluster's slots fit beside each of these tiles in shared memory, so none falls back to
+//! a wave.
+template <class T, class Op = ::cuda::std::plus<T>>
+void expect_cluster_planned(Op op = {}) {
+  const std::int64_t tile = archscan::test::row_tile_items<cluster_tuning, T>();
+  for (const std::int64_t tiles : {2, 8}) {
+    const std::int64_t n = tiles * tile;
+    device_buffer<T> d_in(n), d_out(n);
+    const auto plan = archscan::test::plan_of<cluster_tuning>(d_in.get(), d_out.get(), n, op);
+    EXPECT_EQ(plan.route, archscan::dispatch::single_pass_route::cluster)
+        << sizeof(T) << "-byte items, " << tiles << " tiles";
+    EXPECT_EQ(plan.tiles.tiles, tiles) << sizeof(T) << "-byte items";
+  }
+}
+
+TEST(NativeCluster, EveryWidthPlansOneCluster) {
+  ARCHSCAN_REQUIRE_GPU();
+  ARCHSCAN_REQUIRE_CLUSTERS();
+  expect_cluster_planned<std::int8_t>();
+  expect_cluster_planned<std::int16_t>();
+  expect_cluster_planned<int>();
+  expect_cluster_planned<double>();
+  expect_cluster_planned<mat2>(mat2_mul{});
 }
 
 //! A device allocator that counts its allocations.

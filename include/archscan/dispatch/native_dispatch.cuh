@@ -229,11 +229,13 @@ struct family_dispatch<native_family> {
 
   //! Whether tiles of `Items` per thread may ever run as one cluster (their kernel is compiled only
   //! then): the tuning allows clusters, no hook asks for the look-back or the tree fold (a cluster
-  //! folds in order), and they are not large tiles taken only beyond a cluster's worth.
+  //! folds in order), the cluster's slots fit beside the tile within its limit, and they are not
+  //! large tiles taken only beyond a cluster's worth.
   template <class Tuning, class Hooks, class Problem, int Items>
   static constexpr bool clusters_of = [] {
     using hooks = detail::hook_traits<Hooks>;
     if (Tuning::cluster_max_tiles < 2 || hooks::resident_blocks_per_sm > 0 || hooks::tree_fold) return false;
+    if (!tile_of<Tuning, Hooks, Problem, Items>::cluster_fits) return false;
     if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
       using large = large_of<Tuning, Problem>;
       if (Items == large::items_per_thread &&
@@ -408,7 +410,7 @@ struct family_dispatch<native_family> {
       if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles,
                                    facts.cc_major, in.resident_blocks_per_sm)) {
         in.cluster_max_tiles = cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
-            tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);
+            tile_t::threads, tile_t::cluster_smem_bytes, facts, Tuning::cluster_max_tiles);
       }
     }
     if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
@@ -536,6 +538,7 @@ struct family_dispatch<native_family> {
       cudaFuncAttributes attributes{};
       detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
       if (attributes.ptxVersion < 90) most = 0;
+      if (most > tile::cluster_exchange::max_blocks) most = tile::cluster_exchange::max_blocks;  // none allows more
       if (most > 1) configure_kernel<Tuning, k, false>(threads, smem, facts);
       if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
         cudaGetLastError();
@@ -562,8 +565,8 @@ struct family_dispatch<native_family> {
     using row    = row_of<Tuning, Problem>;
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
-        tile_t::threads, tile_t::smem_bytes, facts, Tuning::cluster_max_tiles);  // this copy's attributes
-    const one_cluster launch(static_cast<int>(tiles), tile_t::threads, tile_t::smem_bytes, stream);
+        tile_t::threads, tile_t::cluster_smem_bytes, facts, Tuning::cluster_max_tiles);  // this copy's attributes
+    const one_cluster launch(static_cast<int>(tiles), tile_t::threads, tile_t::cluster_smem_bytes, stream);
     detail::throw_on_error(
         cudaLaunchKernelEx(&launch.config, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>, p),
         "archscan::native: scan_cluster");

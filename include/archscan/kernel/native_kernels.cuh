@@ -45,8 +45,9 @@ __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::mi
       p, d_aggregates, smem);
 }
 
-//! Every tile in one thread block cluster (sm_90 on): the prefixes from the blocks' shared memory
-//! after one cluster barrier, folded as the segmented look-back folds them; no temporary storage.
+//! Every tile in one thread block cluster (sm_90 on): the prefixes from the aggregates the blocks write
+//! into each other's shared memory before one cluster barrier, folded as the segmented look-back
+//! folds them; no temporary storage. Dynamic shared memory: the tile's cluster_smem_bytes.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::min_blocks_for<Row, Items>)
     native_scan_cluster(Problem p) {

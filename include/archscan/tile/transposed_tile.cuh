@@ -148,6 +148,15 @@ struct transposed_tile {
   static constexpr int items      = fitted_items<ItemsPerThread>();
   static constexpr int tile_items = threads * items;
   static constexpr int smem_bytes = static_cast<int>(smem_for<items, transposes>());
+  //! The cluster kernel's shared memory (scan_cluster): the tile's, then a slot for the aggregate of
+  //! each tile before it in the cluster, which that tile's block writes (tile/cluster.cuh). Where the
+  //! slots would pass the limit (accumulators of kilobytes), the dispatch runs no cluster.
+  static constexpr std::size_t cluster_slots_at = detail::align_up(static_cast<std::size_t>(smem_bytes), 16);
+  static constexpr std::size_t cluster_smem =
+      cluster_slots_at + detail::align_up(cluster_exchange::max_blocks * sizeof(T), 16);
+  static constexpr bool cluster_fits      = cluster_smem <= smem_limit;
+  static constexpr int cluster_smem_bytes = static_cast<int>(cluster_smem);
+  static_assert(cluster_exchange::max_blocks <= segment_tiles, "a cluster's tiles fold as one segment");
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
 
   template <class U>
@@ -219,8 +228,8 @@ struct transposed_tile {
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 
-  //! An ordered wave (wave_prefix) and a cluster (cluster_prefix) stage the aggregates of the segments
-  //! before a tile and of its own (to its end) in the exchange regions when they fit: aggregate i in
+  //! An ordered wave (wave_prefix) stages the aggregates of the segments before a tile and of its own
+  //! (to its end) in the exchange regions when they fit: aggregate i in
   //! slot i + i / 32, so that lane l reading item i of segment l meets a bank of its own. A multiple
   //! of 32; 0 without exchange regions.
   static constexpr std::int64_t staged_aggregates =
@@ -251,13 +260,16 @@ struct transposed_tile {
   }
 
   //! Tile blockIdx.x of a grid that is one thread block cluster (tile/cluster.cuh; sm_90 on): its
-  //! prefix from the aggregates of the tiles before it, read from their blocks' shared memory after
-  //! a cluster barrier and folded as an ordered wave folds them (the look-back's bits). No memory
-  //! but the input and the output.
+  //! prefix from the aggregates of the tiles before it, which their blocks write into its shared
+  //! memory before one cluster barrier, folded as an ordered wave folds them (the look-back's bits).
+  //! No memory but the input and the output. `raw`: cluster_smem_bytes.
   __device__ static void scan_cluster(const Problem& p, unsigned char* raw) {
+    static_assert(cluster_fits, "the cluster's slots must fit the tile's shared memory");
     const smem_view s(raw);
+    T* const slots          = reinterpret_cast<T*>(raw + cluster_slots_at);
     const std::int64_t tile = blockIdx.x;
-    run_tile(p, tile, s, [&](const T& aggregate) { cluster_prefix(p, tile, aggregate, s); });
+    cluster_exchange::arrive_started();
+    run_tile(p, tile, s, [&](const T& aggregate) { cluster_prefix(p, tile, aggregate, s, slots); });
   }
 
   //! Takes tiles from the counter until none is left: one tile per block, or (the hook
@@ -951,31 +963,22 @@ struct transposed_tile {
     __syncthreads();
   }
 
-  //! One cluster (tile/cluster.cuh): the aggregate in this block's prefix slot, a cluster barrier,
-  //! the predecessors' slots read, a second barrier ends every read of this block's slot, which then
-  //! takes the prefix. The reads are staged as a wave stages its aggregates (one remote load a
-  //! thread, all in flight at once) where the exchange regions hold them: folded remotely, lane 0's
-  //! loads of up to 24-byte slots went one after another.
-  __device__ static void cluster_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s) {
-    if (threadIdx.x == 0) {
+  //! One cluster (tile/cluster.cuh): once every block has started, thread t of warp 0 (tile < t <
+  //! tiles) writes this tile's aggregate into slot `tile` of tile t's block; after the cluster
+  //! barrier warp 0 folds its own slots 0 .. tile - 1 in the look-back's order. No block reads
+  //! another's shared memory, so the one barrier is the last: a block may exit after it.
+  __device__ static void cluster_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
+                                        T* slots) {
+    cluster_exchange::wait();  // the phase arrived at when the kernel started: every block runs
+    if (threadIdx.x < 32) {
       hooks::starve(tile);
-      *s.tile_prefix = aggregate;
+      const std::int64_t later = threadIdx.x;
+      if (later > tile && later < gridDim.x) {
+        cluster_exchange::write(&slots[tile], static_cast<unsigned>(later), aggregate);
+      }
     }
     cluster_exchange::barrier();
-    const T* slot     = s.tile_prefix;
-    const auto remote = [&](std::int64_t i) { return cluster_exchange::read(slot, static_cast<unsigned>(i)); };
-    if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
-      stage_aggregates(tile, s, remote);
-      cluster_exchange::barrier();  // also makes the staged copies visible to warp 0
-      fold_staged(p, tile, s);
-    } else {
-      T prefix{};
-      if (tile > 0 && threadIdx.x < 32) {
-        prefix = segment_walk::exclusive_prefix_of(remote, tile, p.seed_maybe(), p.op).value;
-      }
-      cluster_exchange::barrier();
-      if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix;
-    }
+    if (tile > 0) fold_ordered(p, tile, s, segmented_aggregates<T>{slots, segment_tiles});
     __syncthreads();
   }
 
