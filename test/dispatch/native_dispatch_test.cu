@@ -209,6 +209,9 @@ struct wide_item {  // 16 bytes, made from a double
 struct wide_sum {
   __host__ __device__ wide_item operator()(const wide_item& a, const wide_item& b) const { return a.value + b.value; }
 };
+struct four_kib {  // an accumulator whose 16 cluster slots (64 KiB) cannot fit beside any tile
+  double values[512];
+};
 }  // namespace native_plan_types
 
 namespace {
@@ -225,6 +228,28 @@ template <class Out>
 using double_problem = archscan::detail::scan_problem<const double*, Out*, double, archscan::detail::identity_finish,
                                                       archscan::detail::identity_finish,
                                                       archscan::detail::scan_kind::inclusive, false>;
+
+//! A cluster's kernel is compiled (so the route planned) only where its 16 slots fit beside the tile
+//! within the tile's shared memory limit; a 4 KiB accumulator takes a wave (policy.cuh's promise).
+TEST(NativePlan, ClustersOnlyWhereTheirSlotsFit) {
+  using native = archscan::dispatch::family_dispatch<archscan::native_family>;
+  using archscan::native_tuning;
+  using archscan::no_hooks;
+  using doubles = double_problem<double>;
+  using blobs   = archscan::detail::scan_problem<const native_plan_types::four_kib*, native_plan_types::four_kib*,
+                                                 native_plan_types::four_kib, archscan::detail::identity_finish,
+                                                 archscan::detail::identity_finish,
+                                                 archscan::detail::scan_kind::inclusive, false>;
+  using double_tile = native::full_tile<native_tuning, no_hooks, doubles>;
+  using blob_tile   = native::full_tile<native_tuning, no_hooks, blobs>;
+  static_assert(double_tile::cluster_fits && double_tile::cluster_smem_bytes > double_tile::smem_bytes);
+  static_assert(native::clusters_of<native_tuning, no_hooks, doubles,
+                                    native::row_of<native_tuning, doubles>::items_per_thread>);
+  static_assert(!blob_tile::cluster_fits);
+  static_assert(!native::clusters_of<native_tuning, no_hooks, blobs,
+                                     native::row_of<native_tuning, blobs>::items_per_thread>);
+  SUCCEED() << "checked at compile time";
+}
 
 TEST(NativePlan, LargeTilesByNAlone) {
   using archscan::dispatch::native_large_tiles;
