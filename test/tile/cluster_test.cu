@@ -73,21 +73,22 @@ std::vector<std::int64_t> sizes(std::int64_t tile) {
   return archscan::test::sizes_at_tile_counts(tile, counts);
 }
 
-//! Inclusive and seeded exclusive int32 sums with `Tuning`, against the host.
-template <class Tuning>
-void check_int32_sums(const std::vector<std::int64_t>& ns) {
+//! Inclusive and seeded exclusive sums of T with `Tuning`, wrapping, against the host.
+template <class Tuning, class T = int>
+void check_sums(const std::vector<std::int64_t>& ns) {
   const archscan::policy<Tuning> cluster{};
+  const ::cuda::std::plus<T> plus{};
   for (const std::int64_t n : ns) {
-    const auto h = random_values<int>(n, static_cast<std::uint64_t>(n));
-    device_buffer<int> d_in(h), d_out(n);
-    std::vector<int> expect(h.size());
-    std::inclusive_scan(h.begin(), h.end(), expect.begin());
+    const auto h = random_values<T>(n, static_cast<std::uint64_t>(n));
+    device_buffer<T> d_in(h), d_out(n);
+    std::vector<T> expect(h.size());
+    std::inclusive_scan(h.begin(), h.end(), expect.begin(), plus);
     d_out.poison();
-    thrust::inclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin());
+    thrust::inclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin(), plus);
     expect_equal(d_out, expect, "inclusive", n);
-    std::exclusive_scan(h.begin(), h.end(), expect.begin(), 17);
+    std::exclusive_scan(h.begin(), h.end(), expect.begin(), T{17}, plus);
     d_out.poison();
-    thrust::exclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin(), 17);
+    thrust::exclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin(), T{17}, plus);
     expect_equal(d_out, expect, "exclusive", n);
   }
 }
@@ -95,30 +96,18 @@ void check_int32_sums(const std::vector<std::int64_t>& ns) {
 TEST(NativeCluster, Int32SumsAtEveryClusterSize) {
   ARCHSCAN_REQUIRE_GPU();
   ARCHSCAN_REQUIRE_CLUSTERS();
-  check_int32_sums<cluster_tuning>(sizes(archscan::test::row_tile_items<cluster_tuning, int>()));
-}
-
-//! One- and two-byte sums (their tiles keep items packed in words), wrapping, against the host.
-template <class T>
-void check_narrow_sums() {
-  const archscan::policy<cluster_tuning> cluster{};
-  const std::int64_t tile = archscan::test::row_tile_items<cluster_tuning, T>();
-  for (const std::int64_t n : archscan::test::sizes_at_tile_counts(tile, {2, 9, 16})) {
-    const auto h = random_values<T>(n, static_cast<std::uint64_t>(n) + 3);
-    device_buffer<T> d_in(h), d_out(n);
-    std::vector<T> expect(h.size());
-    std::inclusive_scan(h.begin(), h.end(), expect.begin(), ::cuda::std::plus<T>{});
-    d_out.poison();
-    thrust::inclusive_scan(cluster, d_in.begin(), d_in.end(), d_out.begin(), ::cuda::std::plus<T>{});
-    expect_equal(d_out, expect, "inclusive", n);
-  }
+  check_sums<cluster_tuning>(sizes(archscan::test::row_tile_items<cluster_tuning, int>()));
 }
 
 TEST(NativeCluster, PackedNarrowSums) {
   ARCHSCAN_REQUIRE_GPU();
   ARCHSCAN_REQUIRE_CLUSTERS();
-  check_narrow_sums<std::int8_t>();
-  check_narrow_sums<std::int16_t>();
+  // One- and two-byte items: their tiles keep them packed in words.
+  using archscan::test::row_tile_items;
+  using archscan::test::sizes_at_tile_counts;
+  const std::vector<std::int64_t> tiles{2, 9, 16};
+  check_sums<cluster_tuning, std::int8_t>(sizes_at_tile_counts(row_tile_items<cluster_tuning, std::int8_t>(), tiles));
+  check_sums<cluster_tuning, std::int16_t>(sizes_at_tile_counts(row_tile_items<cluster_tuning, std::int16_t>(), tiles));
 }
 
 //! By-key scans in one cluster (the by-key tiles' own size): int32 sums against the host, float sums
@@ -176,7 +165,7 @@ TEST(NativeCluster, StarvedTilesWaitAtTheBarrier) {
   ARCHSCAN_REQUIRE_GPU();
   ARCHSCAN_REQUIRE_CLUSTERS();
   const std::int64_t tile = archscan::test::row_tile_items<starving_cluster_tuning, int>();
-  check_int32_sums<starving_cluster_tuning>({2 * tile, 9 * tile + 123, 16 * tile});  // 16 tiles: 5 starve
+  check_sums<starving_cluster_tuning>({2 * tile, 9 * tile + 123, 16 * tile});  // 16 tiles: 5 starve
 }
 
 //! Float and double sums: the cluster folds the aggregates in the wave's and the look-back's order.
