@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Compares the SASS of two builds of one unit, kernel by kernel (tools/same_sass.sh).
+
+    tools/sass_kernels.py OLD.sass NEW.sass
+
+Each file is `cuobjdump -sass` of one object. A kernel is its `Function :` header and the
+instructions under it, up to the next header; two kernels are the same when their instructions,
+encodings included, are the same text. Prints one line per kernel that differs or stands in one
+file only (names demangled where c++filt is found), then a summary. Exit 0: the same kernels with
+the same code; 1: any difference; 2: a file holds no kernel.
+"""
+
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+
+
+_ANONYMOUS = re.compile(r"(\d+)_GLOBAL__N__")
+
+
+def without_anonymous(text):
+    """Anonymous namespaces' names carry a hash of the file's path and the compiler's process:
+    each becomes the plain `12_GLOBAL__N_1`, found by its length prefix in the mangled name."""
+    out, at = [], 0
+    for m in _ANONYMOUS.finditer(text):
+        if m.start() < at:
+            continue
+        out.append(text[at:m.start()])
+        out.append("12_GLOBAL__N_1")
+        at = m.start(1) + len(m.group(1)) + int(m.group(1))
+    out.append(text[at:])
+    return "".join(out)
+
+
+def kernels(path):
+    """Mangled name -> sha256 of its instructions, for every kernel of every ELF in the dump."""
+    out, name, body = {}, None, []
+
+    def close():
+        if name is not None:
+            out[f"{arch} {name}"] = hashlib.sha256("\n".join(body).encode()).hexdigest()
+
+    arch = "?"
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = without_anonymous(line.rstrip())
+            stripped = line.strip()
+            if stripped.startswith("arch = "):
+                arch = stripped.split("=", 1)[1].strip()
+            elif stripped.startswith("Function : "):
+                close()
+                name, body = stripped[len("Function : "):], []
+            elif name is not None and stripped and not stripped.startswith(("Fatbin", "code for", ".")):
+                body.append(stripped)
+    close()
+    return out
+
+
+def demangle(names):
+    tool = shutil.which("c++filt")
+    if not tool or not names:
+        return names
+    mangled = [n.split(" ", 1)[1] for n in names]
+    result = subprocess.run([tool], input="\n".join(mangled), capture_output=True, text=True, check=False)
+    lines = result.stdout.splitlines()
+    if len(lines) != len(names):
+        return names
+    return [f"{n.split(' ', 1)[0]} {d}" for n, d in zip(names, lines)]
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    old, new = kernels(sys.argv[1]), kernels(sys.argv[2])
+    if not old or not new:
+        print(f"sass_kernels: no kernel in {sys.argv[1] if not old else sys.argv[2]}", file=sys.stderr)
+        return 2
+    only_old = sorted(set(old) - set(new))
+    only_new = sorted(set(new) - set(old))
+    changed = sorted(k for k in set(old) & set(new) if old[k] != new[k])
+    for label, names in (("only in old", only_old), ("only in new", only_new), ("changed", changed)):
+        for n in demangle(names):
+            print(f"  {label}: {n[:300]}")
+    same = len(set(old) & set(new)) - len(changed)
+    print(f"  {same} kernels the same, {len(changed)} changed, {len(only_old)} only in old, {len(only_new)} only in new")
+    return 0 if not (only_old or only_new or changed) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
