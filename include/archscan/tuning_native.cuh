@@ -139,7 +139,7 @@ struct native_tuning {
 
   //! Rows for by-key items, by the size of their value (tuning.cuh); a tuning derived from this one
   //! that redefines a plain row redefines these too where by-key items should follow. Tiles hold
-  //! by-key items as values and a word of flags (tile/transposed_tile.cuh): keyed<int> 256x16 takes
+  //! by-key items as values and a word of flags (tile/transposed_io.cuh): keyed<int> 256x16 takes
   //! 64 registers and 256x28 80; keyed<double> 256x16 80 with 56 bytes of spills (measured faster
   //! than 4 blocks' 64, and than 2 blocks' 128 without spills from 2^23), 256x28 128 without. Large
   //! tiles from 2^25 (2^26 for 8-byte values) as for row_8: measured in one run (perf/NOTES.md,

@@ -1,8 +1,10 @@
-// The transposed tile (tile/transposed_tile.cuh), host: which full tiles store by the bulk copy unit
-// (the tuning's bulk_store_min_bytes): only segments of unpacked items in an odd count of 16-byte
-// vectors a lane, whose blocked items are already the memory's order, of at least that many bytes a
-// warp. What the stores write is checked on the GPU by the scan tests (thrust/scan_test.cu's NativeLargeTiles; the
-// determinism test compares these tiles' bits with the item-by-item stores of a misaligned output).
+// The transposed tile's shape (tile/transposed_io.cuh, seen through tile/transposed_tile.cuh), host:
+// which full tiles store by the bulk copy unit (the tuning's bulk_store_min_bytes): only segments of
+// unpacked items in an odd count of 16-byte vectors a lane, whose blocked items are already the
+// memory's order, of at least that many bytes a warp; and which tiles the staged look-back takes.
+// What the stores write is checked on the GPU by the scan tests (thrust/scan_test.cu's
+// NativeLargeTiles; the determinism test compares these tiles' bits with the item-by-item stores of a
+// misaligned output).
 
 #include <cstdint>
 

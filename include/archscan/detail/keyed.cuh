@@ -21,7 +21,7 @@ namespace archscan::detail {
 
 //! A run of items [l, r] of a by-key scan. Its two flags share one byte, so that an item of a value
 //! of at most four bytes takes two registers, not three (a register per flag), where items are held
-//! whole: look-backs, block scans. Tiles hold theirs split (`split`, tile/transposed_tile.cuh).
+//! whole: look-backs, block scans. Tiles hold theirs split (`split`, tile/transposed_io.cuh).
 template <class V>
 struct keyed {
   //! A segment starts inside the run, after its first item: `value` owes nothing to l - 1.
@@ -42,7 +42,7 @@ struct keyed {
   }
 
   //! Item j of a thread's items held split, as their values and one word of flags whose bit j says
-  //! whether item j closes its segment (tile/transposed_tile.cuh): a single item never restarts.
+  //! whether item j closes its segment (tile/transposed_io.cuh): a single item never restarts.
   __host__ __device__ static keyed split(const V& value, unsigned closes, int j) {
     return keyed{value, ((closes >> j) & 1u) != 0 ? closes_bit : std::uint8_t{0}};
   }

@@ -108,7 +108,7 @@ struct vector_source<thrust::transform_iterator<F, Base, Rest...>> {
 template <class It>
 using vector_source_element_t = typename vector_source<It>::element;
 
-//! Whether a problem's tiles keep their items packed, four or two to a register (tile/transposed_tile.cuh):
+//! Whether a problem's tiles keep their items packed, four or two to a register (tile/transposed_io.cuh):
 //! elements of one or two bytes, of the same width, read from a vector source (a raw pointer, or a
 //! transform of an array into items `Accum` of the array's type: the packed values are then the
 //! transformed ones) and written to a raw pointer, and vector access.
