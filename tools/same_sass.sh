@@ -14,7 +14,8 @@
 # aside). A unit newer than REV is compiled from this tree's copy against REV's headers.
 # cuobjdump and nvdisasm come from PATH, else from PyPI's nvidia-cuda-cuobjdump and
 # nvidia-cuda-nvdisasm wheels into .sass-tools/ (git-ignored). About 3-5 minutes a unit and arch on
-# one core; two compiles run at once (~16 minutes on 2 cores, ~8 against a REV already dumped).
+# one core; two compiles run at once (~16 minutes on 2 cores, ~12 against a REV
+# already dumped).
 # Exit status: 0 every kernel the same; 1 some kernel differs (listed); 2 a build or tool failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,7 +6,8 @@
 Each file is `cuobjdump -sass` of one object. A kernel is its `Function :` header and the
 instructions under it, up to the next header; two kernels are the same when their instructions,
 encodings included, are the same text. Prints one line per kernel that differs or stands in one
-file only (names demangled where c++filt is found), then a summary. Exit 0: the same kernels with
+file only (names demangled where c++filt is found; the first 12 of each kind, the rest counted),
+then a summary. Exit 0: the same kernels with
 the same code; 1: any difference; 2: a file holds no kernel.
 """
 
@@ -16,6 +17,9 @@ import shutil
 import subprocess
 import sys
 
+
+#: Kernels named per kind of difference; the rest are counted.
+LISTED = 12
 
 _ANONYMOUS = re.compile(r"(\d+)_GLOBAL__N__")
 
@@ -82,8 +86,10 @@ def main():
     only_new = sorted(set(new) - set(old))
     changed = sorted(k for k in set(old) & set(new) if old[k] != new[k])
     for label, names in (("only in old", only_old), ("only in new", only_new), ("changed", changed)):
-        for n in demangle(names):
+        for n in demangle(names[:LISTED]):
             print(f"  {label}: {n[:300]}")
+        if len(names) > LISTED:
+            print(f"  {label}: ... and {len(names) - LISTED} more")
     same = len(set(old) & set(new)) - len(changed)
     print(f"  {same} kernels the same, {len(changed)} changed, {len(only_old)} only in old, {len(only_new)} only in new")
     return 0 if not (only_old or only_new or changed) else 1
