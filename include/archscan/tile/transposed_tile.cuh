@@ -49,7 +49,6 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using typename io::finished;
   using typename io::split_value;
   using typename io::keyed_in;
-  using typename io::in_element;
   using typename io::out_element;
   using typename io::packed_vectors;
   using typename io::stage_vectors;
