@@ -7,8 +7,8 @@ Each file is `cuobjdump -sass` of one object. A kernel is its `Function :` heade
 instructions under it, up to the next header; two kernels are the same when their instructions,
 encodings included, are the same text. Prints one line per kernel that differs or stands in one
 file only (names demangled where c++filt is found; the first 12 of each kind, the rest counted),
-then a summary. Exit 0: the same kernels with
-the same code; 1: any difference; 2: a file holds no kernel.
+then a summary. Exit 0: the same kernels with the same code; 1: any difference; 2: a file holds
+no kernel.
 """
 
 import hashlib
@@ -51,7 +51,9 @@ def kernels(path):
         for line in f:
             line = without_anonymous(line.rstrip())
             stripped = line.strip()
-            if stripped.startswith("arch = "):
+            if stripped.startswith("arch = "):  # the next ELF: its kernels are of this arch
+                close()
+                name, body = None, []
                 arch = stripped.split("=", 1)[1].strip()
             elif stripped.startswith("Function : "):
                 close()
