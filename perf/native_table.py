@@ -4,15 +4,16 @@ native_nosync against CUB at every size and type, the geometric mean, the fracti
 2^28..2^30, the launch floor at n <= 2^16 (time over a cudaMemcpyAsync of the same bytes), the
 by-key and transform scans at 2^16..2^30, and what determinism costs (against native_tree_nosync).
 
-    perf/native_table.py perf/results/h100/bench_medians.json [IMPL]
+    perf/native_table.py perf/baselines/h200/bench_medians.json [IMPL]    (a .json.xz reads as well)
 """
 import json
+import lzma
 import math
 import sys
 
 path = sys.argv[1]
 impl = sys.argv[2] if len(sys.argv) > 2 else "archscan::native_nosync"
-cases = json.load(open(path))["cases"]
+cases = json.load(lzma.open(path, "rt") if path.endswith(".xz") else open(path))["cases"]
 
 
 def get(alg, typ, n, who):
