@@ -18,7 +18,7 @@
 //! old), and each archscan policy is shown against the CUB of its own build. All read Google Benchmark's
 //! JSON of archscan-bench or the compact form, in any mix (a committed bench_medians.json is a baseline).
 //! The fourth writes the compact form of a results file (report::compact_json): medians, spreads, GB/s and
-//! ratios to CUB per case with the run's context, what perf/results/ commits (perf/run_full.sh); of several
+//! ratios to CUB per case with the run's context, what perf/baselines/<gpu>/ commits (perf/run_full.sh); of several
 //! files (runs of one build), the compact form of their per-case medians (report::median_run).
 //!
 //! Exit status: 0 no regression, 1 some case slowed by more than threshold + noise or is missing from the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Throughput against size from archscan-bench's results: the compact form that perf/results/ commits
+"""Throughput against size from archscan-bench's results: the compact form that perf/baselines/ commits
 (bench_medians.json, written by `archscan-compare --compact`) or Google Benchmark's own JSON.
 
     python3 perf/plot.py RESULTS.json OUT.png [--algorithm exclusive_scan]

@@ -12,7 +12,7 @@
 //! - Google Benchmark's own output (`--benchmark_out`), the full record of a run (~4 MB for every
 //!   axis): a run artifact, never committed;
 //! - the compact form that compact_json() writes (`archscan-compare --compact`): per case its median,
-//!   spread, GB/s, bytes and ratio to CUB, plus the run's context; what perf/results/ commits
+//!   spread, GB/s, bytes and ratio to CUB, plus the run's context; what perf/baselines/<gpu>/ commits
 //!   (bench_medians.json), and a baseline archscan-compare accepts like the full form.
 
 #include <cstdint>

@@ -29,7 +29,7 @@
 #    stays flagged, while three runs of a noisy case that happened to group apart seldom do it again.
 #
 # OUT_DIR gets revision_ab.md (the table, the gate, the geomeans and how it was run), old_medians.json and
-# new_medians.json (the compact form of each case's median over that build's runs: what perf/results/
+# new_medians.json (the compact form of each case's median over that build's runs: what perf/baselines/<gpu>/
 # commits) and logs.tar.gz (build and run logs, meta.txt, each run's Google Benchmark JSON
 # logs/{old,new}_R_full.json and its compact form logs/{old,new}_R_medians.json, the gate before the
 # confirmation logs/compare_before_confirmation.md): four files, since the

@@ -2,25 +2,36 @@
 # The full performance run on the GPU machine, after a build (archscan-bench, -table2, -ablation and
 # archscan-compare built):
 #
-#   perf/run_full.sh BUILD_DIR OUT_DIR
+#   perf/run_full.sh BUILD_DIR [OUT_DIR = build/results/full-<UTC time>]
 #
-# Writes into OUT_DIR: bench_medians.json (the compact form: per case median, spread, GB/s, ratio to CUB,
-# and the run's context; what perf/results/<gpu>/ commits), bench.md (every case), summary.md (largest
-# size of each algorithm and type), throughput_<algorithm>.png (plotted from bench_medians.json),
-# table2.md, ablations.md, meta.txt (GPU, driver, CUDA and CCCL versions, date), and bench_full.json,
-# Google Benchmark's own JSON (~4 MB, a run artifact: git ignores it under perf/results/). Prints the
-# summary table last. Exits non-zero when a program fails (a mismatch with CUB, a CUDA error, no GPU),
-# after running the others.
+# OUT_DIR is a run's output, never committed as is: outside the tree (on the device machine, e.g.
+# "$OUT/bench") or under the git-ignored build/; a folder in the tree that git does not ignore is
+# refused. Writes into OUT_DIR: bench_medians.json (the compact form: per case median, spread, GB/s,
+# ratio to CUB, and the run's context), bench.md (every case), summary.md (largest size of each
+# algorithm and type), throughput_<algorithm>.png (plotted from bench_medians.json), table2.md,
+# ablations.md, meta.txt (GPU, driver, CUDA and CCCL versions, date, the checkout's revision and,
+# for a build packed by tools/pack_build.sh, the carried programs' revision as `build:`), bench.log and
+# bench_full.json, Google Benchmark's own JSON (~4 MB). Prints the summary table last. Exits non-zero
+# when a program fails (a mismatch with CUB, a CUDA error, no GPU), after running the others.
+# perf/update_baseline.sh OUT_DIR then makes the run its GPU's committed baseline (perf/baselines/<gpu>/:
+# the medians, meta.txt, the plots and a one-page summary.md).
 set -uo pipefail
 
-if [[ $# -ne 2 ]]; then
-  echo "usage: $0 BUILD_DIR OUT_DIR" >&2
+if [[ $# -lt 1 || $# -gt 2 ]]; then
+  echo "usage: $0 BUILD_DIR [OUT_DIR]" >&2
   exit 2
 fi
 build=$1
-out=$2
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+out=${2:-$root/build/results/full-$(date -u +%Y%m%dT%H%M%SZ)}
 bin=$build/perf
+out_abs=$(realpath -m "$out")
+if [[ $out_abs == "$root"/* ]] && git -C "$root" rev-parse --git-dir > /dev/null 2>&1 \
+  && ! git -C "$root" check-ignore -q "$out_abs/bench.md"; then
+  echo "run_full.sh: $out is in the tree and not ignored; write under build/results/ or outside the tree" >&2
+  exit 2
+fi
 mkdir -p "$out"
 status=0
 
@@ -36,6 +47,7 @@ done
   fi
   if command -v nvcc > /dev/null; then echo "nvcc: $(nvcc --version | tail -n 2 | tr '\n' ' ')"; fi
   echo "git: $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null) $(git -C "$here/.." status --porcelain 2>/dev/null | grep -q . && echo '(dirty)')"
+  if [[ -f $build/.carried ]]; then echo "build: $(cat "$build/.carried")"; fi
   echo "host: $(uname -sr); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //')"
 } > "$out/meta.txt" || status=1
 cat "$out/meta.txt"
@@ -61,4 +73,6 @@ echo
 
 echo "## Summary (largest size of each algorithm and type)"
 cat "$out/summary.md" 2>/dev/null || { echo "no summary: archscan-bench failed (see $out/bench.log)"; status=1; }
+echo
+echo "run_full.sh: output in $out; to make it the baseline: perf/update_baseline.sh $out"
 exit $status

@@ -102,7 +102,7 @@ TEST(PerfTables, RatioToCubAndMarkdown) {
   EXPECT_NE(std::string::npos, sum.find("| exclusive_scan | double | 2^20 | cub |"));
 }
 
-// ---- the compact form (what perf/results/ commits) -----------------------------------------------------
+// ---- the compact form (what perf/baselines/ commits) ---------------------------------------------------
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
@@ -164,13 +164,13 @@ TEST(PerfCompact, IsABaselineOfTheGates) {
 }
 
 TEST(PerfCompact, CommittedResultsLoadAndStaySmall) {
-  // perf/results/<gpu>/bench_medians.json: committed, a baseline for archscan-compare, under 2 MB.
-  const std::string path = fixtures + "/../../../perf/results/h100/bench_medians.json";
+  // perf/baselines/<gpu>/bench_medians.json: committed, a baseline for archscan-compare, under 2 MB.
+  const std::string path = fixtures + "/../../../perf/baselines/h200/bench_medians.json";
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   ASSERT_TRUE(f) << path;
   EXPECT_LT(static_cast<long long>(f.tellg()), 2'000'000);
   const run r = load_run(path);
-  EXPECT_EQ("NVIDIA H100 80GB HBM3", r.device);
+  EXPECT_EQ("NVIDIA H200", r.device);
   EXPECT_EQ("cccl 3.0.1", r.cccl);
   EXPECT_GT(r.results.size(), 1000u);
   for (const result& x : r.results) {
