@@ -123,6 +123,10 @@ def main():
 
     out = [f"# Baseline: {context.get('device', '?')}", ""]
     out.append(f"- Revision: {rev}" + (f" (committed {when})" if when else ""))
+    checkout = meta.get("git", "")
+    if checkout and checkout.split()[0] != rev.split()[0]:
+        out.append(f"- Checkout on the GPU machine: {checkout} (meta.txt's `git:`, the tree the run started from; "
+                   "the revision above names the measured programs' build)")
     out.append(f"- Date of the run: {context.get('date', meta.get('date', '?'))}")
     out.append(f"- Device: {meta.get('gpu', context.get('device', '?'))}")
     out.append(f"- Driver: {smi[1] if len(smi) > 1 and smi[1] else '?'}; "

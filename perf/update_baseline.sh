@@ -9,8 +9,9 @@
 # into perf/baselines/GPU/, replacing what was there, and regenerates perf/baselines/GPU/summary.md
 # with perf/baseline_summary.py. GPU (h200, h100, ...) defaults to the model in meta.txt's `gpu:`
 # line ("NVIDIA H200 (sm_90, ...)" gives h200). The measured revision is ARCHSCAN_REVISION when set,
-# else meta.txt's `build:` line (the carried programs' revision), else its `git:` line (the run
-# checkout's HEAD); it is written into the baseline's meta.txt as `revision:`. Nothing is committed:
+# else meta.txt's `revision:` line (a baseline's own), else its `build:` line (the carried programs'
+# revision), else its `git:` line (the run checkout's HEAD); it is written into the baseline's meta.txt
+# as `revision:`, so that a baseline folder given as RESULTS_DIR gives itself again. Nothing is committed:
 # review `git status perf/baselines` and commit.
 set -euo pipefail
 
@@ -41,7 +42,8 @@ else
 fi
 [[ $gpu =~ ^[a-z0-9][a-z0-9_.-]*$ ]] || { echo "update_baseline.sh: no GPU name (got '$gpu'); pass it" >&2; exit 2; }
 
-revision=${ARCHSCAN_REVISION:-$(meta_value build)}
+revision=${ARCHSCAN_REVISION:-$(meta_value revision)}
+revision=${revision:-$(meta_value build)}
 revision=${revision:-$(meta_value git)}
 [[ -n $revision ]] || echo "update_baseline.sh: warning: no revision (set ARCHSCAN_REVISION)" >&2
 
