@@ -371,7 +371,7 @@ using register_fn = void (*)();
 //! The registration functions of the linked translation units, by rank. main calls them in rank order,
 //! so the run order does not depend on the (unspecified) order of static initialization across files.
 //! Ranks: exclusive 0-1, inclusive 2-3, by_key 4-5, transform 6-7 (integer types, then the others),
-//! probe 8-9 (native's variants, perf/native_probe.sh).
+//! the probe build's 8-9 (native's variants, perf/native_probe.sh).
 std::map<int, register_fn>& registry();
 //! Adds `f` to registry() at `rank`; a rank taken twice is a build mistake and aborts at start-up.
 struct registrar {

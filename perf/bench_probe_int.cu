@@ -1,6 +1,6 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for integer items. Probe 39: int32 and int64 sums, plain and by key, whose
-//! waves folded as a tree or in order (since probe 39c libcu++'s sums keep the tree in every variant:
+//! beside its variants for integer items. Last: int32 and int64 sums, plain and by key, whose
+//! waves folded as a tree or in order (since 3943897 libcu++'s sums keep the tree in every variant:
 //! the control).
 #include "bench.cuh"
 

@@ -1,5 +1,5 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
-//! beside its variants for the 16-byte product. Probe 39: the product declared exactly associative
+//! beside its variants for the 16-byte product. Last: the product declared exactly associative
 //! (mat2x2d, archscan/associativity.cuh), plain, inclusive and by key, whose waves fold as a tree or
 //! in order; the undeclared product (mat2x2), which every variant folds in order, as the control.
 #include "bench.cuh"

@@ -1,5 +1,5 @@
 //! \file archscan-digest: the bits of archscan::native's results, one 64-bit digest a case, so that two
-//! GPUs' results can be compared bit for bit (issue 13: a result is a function of n, the operator, the
+//! GPUs' results can be compared bit for bit (native's promise: a result is a function of n, the operator, the
 //! type and the tuning only, not of the device it ran on).
 //!   archscan-digest [OUT.json]
 //! Cases, inputs as archscan-bench makes them (fill_random, fixed seeds): exclusive and inclusive sums

@@ -1,4 +1,4 @@
-//! \file archscan-floor: what one small call costs, piece by piece (issue 13's launch floor: a scan of
+//! \file archscan-floor: what one small call costs, piece by piece (native's launch floor: a scan of
 //! n <= 2^16 items within 1.05x of a cudaMemcpyAsync of the same bytes).
 //!   archscan-floor [reps = 201]
 //! For int32 at 2^10, 2^11, 2^12, 2^13 and 2^16 items, each timed as archscan-bench times a case (perf/common.cuh:

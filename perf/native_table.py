@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 13's table from a bench_medians.json (archscan-compare --compact of archscan-bench):
+"""native's table from a bench_medians.json (archscan-compare --compact of archscan-bench):
 native_nosync against CUB at every size and type, the geometric mean, the fraction of copy at
 2^28..2^30, the launch floor at n <= 2^16 (time over a cudaMemcpyAsync of the same bytes), the
 by-key and transform scans at 2^16..2^30, and what determinism costs (against native_tree_nosync).
@@ -80,7 +80,7 @@ for alg in ("exclusive_scan_by_key", "inclusive_scan_by_key", "transform_inclusi
             print(f"| {alg} | {typ} | {min(r):.2f} | {math.exp(sum(map(math.log, r)) / len(r)):.3f} |")
 
 # What determinism costs: the same kernels with the look-back's and the wave's fold as a tree
-# (native_tree_nosync, not deterministic). Issue 13's target: at most 3% at every point.
+# (native_tree_nosync, not deterministic). The target: at most 3% at every point.
 tree = "archscan::native_tree_nosync"
 print(f"\nCost of determinism: time of {impl} / time of {tree} (target <= 1.03):\n")
 print("| scan | points | median | max | above 1.03 | above 1.05 |\n| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -41,7 +41,7 @@ constexpr auto entry_if_ready(const char* name) {
 }
 }  // namespace detail
 
-//! Variants of native measured beside it (perf/NOTES.md).
+//! Variants of native measured beside it (docs/design-notes.md).
 //! native with its look-back folded as a tree (not deterministic): what determinism costs.
 struct native_tree_hooks {  // the look-back's windows folded as a tree: what determinism costs
   static constexpr bool tree_fold = true;
@@ -116,13 +116,13 @@ inline const policy<Tuning, false> nosync_policy{};
 
 //! The probe's list (perf/native_probe.sh, perf/binary_ab.sh; archscan-bench built with
 //! ARCHSCAN_BENCH_SCANS=probe): native beside its tree walk (what determinism costs), the control for
-//! a change to the ordered fold (perf/NOTES.md session 30). Each probe edits it; earlier probes' shapes
+//! a change to the ordered fold (as for d7d9f05's segment-relative fold). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
-//! and perf/NOTES.md.
-//! Probe 39: where an exact operator's wave should fold in order (tuning_native.cuh,
+//! and docs/design-notes.md.
+//! Last: where an exact operator's wave should fold in order (tuning_native.cuh,
 //! wave_tree_max_run_bytes): native beside the same tuning folding such waves always in order (0)
 //! and always as a tree (no limit), over integer sums, by key too, and the declared product (since
-//! probe 39c only declared operators may fold in order).
+//! 3943897 only declared operators may fold in order).
 template <std::size_t RunBytes>
 struct native_wave_runs : native_tuning {
   static constexpr std::size_t wave_tree_max_run_bytes = RunBytes;

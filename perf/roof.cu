@@ -1,5 +1,5 @@
 //! \file archscan-roof: how close a kernel that only copies comes to a cudaMemcpyAsync at large n, by the
-//! bytes each SM keeps in flight (issue 13's fraction-of-copy targets: what a tile-shaped kernel could
+//! bytes each SM keeps in flight (native's fraction-of-copy targets: what a tile-shaped kernel could
 //! reach on this GPU if its scan cost nothing).
 //!   archscan-roof [reps = 31] [sections = int32,narrow,wide]
 //! Section int32: int32 at 2^24 .. 2^30 items, each case timed as archscan-bench times one (an L2

@@ -1,7 +1,7 @@
 //! \file archscan-sweep: tile shapes and schedules of the kepler and turing families against CUB, in one
 //! run, to choose the rows of their tunings. Exclusive sums of int32 and double at 2^14..2^28; median of
 //! 25 calls after 3 warm-up, cold L2; ratio = CUB time / variant time (> 1: faster than CUB). Results are
-//! checked against CUB. The chosen rows are recorded in tuning_*.cuh and perf/NOTES.md.
+//! checked against CUB. The chosen rows are recorded in tuning_*.cuh and docs/design-notes.md.
 
 #include <cstdio>
 #include <new>
@@ -61,11 +61,11 @@ struct kepler_shape : archscan::kepler_tuning {
 };
 
 using variants = std::tuple<
-    turing_shape<256, 20, 2, 128, 12, 4>,  // the tuning of run F
+    turing_shape<256, 20, 2, 128, 12, 4>,  // the first tuning (H100, 2026-11-21)
     turing_shape<128, 40, 8, 256, 16, 4, 200, 1500>,
     turing_shape<128, 40, 8, 256, 16, 4, 200, 2000>,
     turing_shape<128, 40, 8, 256, 16, 4, 400, 1500>,
-    kepler_shape<256, 24, 256, 12, 2>,  // the tuning of run F
+    kepler_shape<256, 24, 256, 12, 2>,  // the first tuning (H100, 2026-11-21)
     kepler_shape<256, 24, 256, 12, 4>,
     kepler_shape<256, 32, 256, 16, 4>,
     kepler_shape<128, 40, 128, 20, 8>,
@@ -77,7 +77,7 @@ using variants = std::tuple<
 
 constexpr int log2_sizes[] = {14, 16, 20, 24, 26, 28};
 
-//! `archscan-sweep small`: the cost of one call at small sizes (issue 4: no more than CUB's at
+//! `archscan-sweep small`: the cost of one call at small sizes (the target: no more than CUB's at
 //! 2^10..2^16): the cooperative wave (small tiles or not) against the look-back, the carveout, and
 //! the cost of the pool allocation (storage preallocated).
 struct turing_lookback_only : archscan::turing_tuning {

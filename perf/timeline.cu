@@ -8,7 +8,7 @@
 //! from the `mark` hook (hooks.cuh) on native's own tuning: thread 0 reads the global timer and
 //! stores it at each event (and the SM at the first), a few instructions a tile beside native's
 //! own; they may move the kernel's register allocation, so its times are close to, not the same
-//! as, the benchmark's (double 2^22: 41.5 us a call here, 38.6 us in probe 5).
+//! as, the benchmark's (double 2^22: 41.5 us a call here, 38.6 us in archscan-bench, H100).
 
 #include <algorithm>
 #include <cmath>

@@ -29,7 +29,7 @@
 //!    fields;
 //!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
-//! (perf/NOTES.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
+//! (docs/design-notes.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
 //! shipped one and redefine what differs (a redefined row is found by `row_for_accum`; by-key items
 //! use `keyed_rows` where the tuning has them, so redefine those as well).
 

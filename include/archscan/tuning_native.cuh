@@ -22,7 +22,7 @@ struct native_tuning {
   using family = native_family;
 
   //! Rows: tiles of 16-48 KB (row_8's and row_16's large tiles ~62 KB), since each tile's look-back
-  //! costs about the same whatever its size (perf/NOTES.md); narrow accumulators take more items per
+  //! costs about the same whatever its size (docs/design-notes.md); narrow accumulators take more items per
   //! tile.
   struct row_1 {  // H100, int8 exclusive sum, 2^30: 1704 GB/s (0.57 of copy, 1.73x CUB; scalar access 0.38)
     static constexpr int block_threads          = 256;
@@ -52,7 +52,7 @@ struct native_tuning {
     static constexpr int single_max_items_per_thread = 16;
     static constexpr int small_tiles_max        = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
     // H200, int32 exclusive sum, fraction of a copy staged / not: 2^26 0.877 / 0.854, 2^27 0.919 / 0.881,
-    // 2^28 0.933 / 0.881, 2^30 0.943 / 0.881; 2^25 0.821 / 0.837 (perf/NOTES.md, session 40). H100: not measured.
+    // 2^28 0.933 / 0.881, 2^30 0.943 / 0.881; 2^25 0.821 / 0.837 (docs/design-notes.md). H100: not measured.
     static constexpr std::int64_t staged_from_items = std::int64_t{1} << 26;
     static constexpr int staged_min_blocks_per_sm   = 3;  // 2 blocks (4 tiles an SM): 0.841 at 2^28
   };
@@ -76,7 +76,7 @@ struct native_tuning {
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 24;
     // H200, int64 exclusive sum, fraction of a copy, full tiles staged / the row's tiles unstaged (large
     // from 2^24): 2^24 0.832 / 0.815, 2^26 0.924 / 0.883, 2^28 0.939 / 0.890, 2^30 0.938 / 0.890; 2^22
-    // 0.673 / 0.690, 2^23 0.755 / 0.753 (perf/NOTES.md, probe 47). Only operators exact under any
+    // 0.673 / 0.690, 2^23 0.755 / 0.753 (21 calls a case). Only operators exact under any
     // association take them where the large tiles run (double staged: 0.934 at 2^28, other bits); a
     // declared one (associativity.cuh) too, measured for libcu++'s sums alone. H100: not measured.
     static constexpr std::int64_t staged_from_items = std::int64_t{1} << 24;
@@ -90,13 +90,13 @@ struct native_tuning {
     static constexpr int single_items_per_thread = 8;  // H100, the product 2^10: 1.17x a copy (the row's tile: 1.64)
     // H100, the same product, 2^28: 0.839 of copy (2.60x CUB) at 192x21 against 0.823 at 128x31;
     // 160x25 0.985x the time of 128x31, 224x17 0.995x, 256x15 1.009x, 192x21 at 3 blocks 1.33x
-    // (perf/NOTES.md, probes 33-34). 12 warps an SM at 2 blocks, 10.5 KB a warp: bulk stores.
+    // (5 rounds at 2^22..2^30). 12 warps an SM at 2 blocks, 10.5 KB a warp: bulk stores.
     // A row derived from this one inherits the 192 threads: restate them with other large tiles.
     static constexpr int large_block_threads       = 192;
     static constexpr int large_items_per_thread    = 21;
     static constexpr int large_min_blocks_per_sm   = 2;
     static constexpr std::int64_t large_from_items = std::int64_t{1} << 22;
-    // H100, the product, x the segment states' time (probes 36-37): these tiles on the chain of
+    // H100, the product, x the segment states' time (5 rounds): these tiles on the chain of
     // prefixes 2^22 0.985, 2^24 0.964, 2^26..2^30 0.95; the full tiles on it 2^21 1.13-1.15 (so not them).
     static constexpr bool large_chained = true;
   };
@@ -130,7 +130,7 @@ struct native_tuning {
       static constexpr int single_max_items_per_thread = 16;
       static constexpr int small_tiles_max        = 264;  // H100, int16 2^19: 0.90x the time at 132
       // H200, int16 exclusive sum, fraction of a copy staged / not: 2^28 0.906 / 0.888, 2^29 0.918 / 0.889,
-      // 2^30 0.929 / 0.895; 2^27 0.879 / 0.875, 2^26 0.881 / 0.898 (perf/NOTES.md, probe 46). H100: not
+      // 2^30 0.929 / 0.895; 2^27 0.879 / 0.875, 2^26 0.881 / 0.898 (three runs). H100: not
       // measured. Not row_1: int8 staged 0.627 / 0.631 at 2^28, 0.642 / 0.639 at 2^30 (its tiles' work binds).
       static constexpr std::int64_t staged_from_items = std::int64_t{1} << 28;
       static constexpr int staged_min_blocks_per_sm   = 3;  // 2 blocks: 0.873 at 2^28
@@ -142,8 +142,8 @@ struct native_tuning {
   //! by-key items as values and a word of flags (tile/transposed_io.cuh): keyed<int> 256x16 takes
   //! 64 registers and 256x28 80; keyed<double> 256x16 80 with 56 bytes of spills (measured faster
   //! than 4 blocks' 64, and than 2 blocks' 128 without spills from 2^23), 256x28 128 without. Large
-  //! tiles from 2^25 (2^26 for 8-byte values) as for row_8: measured in one run (perf/NOTES.md,
-  //! session 15).
+  //! tiles from 2^25 (2^26 for 8-byte values) as for row_8: measured in one run (H100,
+  //! 2^24..2^26, 2026-11-24).
   struct keyed_rows {
     struct row_1 {  // H100, by-key int8 exclusive sum, 2^30: 2211 GB/s, 1.38x CUB (chosen at 1.05x,
                     // against 0.90x at 80 registers, before the walk's by-key waits)
@@ -252,7 +252,7 @@ struct native_tuning {
   //! (tile/transposed_tile.cuh, `pace_start`), so that the first tiles' inputs arrive first and the
   //! chain of prefixes starts while the rest still load. Timing only: the bits do not change. 0: all
   //! at once. H100, 32 KB tiles, x the unpaced kernel: double 2^22 0.91, int32 2^23 0.89, int16 2^24
-  //! 0.88; 2^28 within 0.5% (perf/NOTES.md, probe 19).
+  //! 0.88; 2^28 within 0.5% (8 rounds; docs/design-notes.md).
   static constexpr double first_set_stagger_cycles_per_kib = 0.75;
 
   //! While a look-back tile waits for its prefix, it asks the L2 (sm_90 on: one bulk prefetch) for
@@ -260,7 +260,7 @@ struct native_tuning {
   //! claims about half a tile's life later (tile/transposed_tile.cuh, `prefetch_input`): the memory
   //! fetches during the waits, which otherwise leave it idle past one set, what that tile would load
   //! itself. Contiguous inputs alone; timing only: the bits do not change. 0: none. H100, fraction
-  //! of a copy at 2^28 without -> with (perf/NOTES.md, probe 24): int32 0.918 -> 0.966, double 0.940
+  //! of a copy at 2^28 without -> with (10 rounds): int32 0.918 -> 0.966, double 0.940
   //! -> 0.985, int8 0.786 -> 0.818, the 16-byte product 0.759 -> 0.817; 75 and 100 fetch too early
   //! (5-25% slower).
   static constexpr int l2_prefetch_ahead_percent = 50;
@@ -283,8 +283,8 @@ struct native_tuning {
   //! one instruction (detail/bulk_copy.cuh), instead of exchanging them back and storing a vector a
   //! lane. Timing only: the bits do not change. 0: never. Today row_16's large tiles of 16-byte
   //! outputs (192x21, 10.5 KB a warp: the product, or any other 16-byte struct) take it. H100, the
-  //! product, x the vector stores' time (perf/NOTES.md): 128x31 (probe 31) 2^22 0.96, 2^24 0.986,
-  //! 2^28 0.995; 192x21 (probe 34) 2^24 0.981, 2^28 0.994.
+  //! product, x the vector stores' time (5 rounds each): 128x31 2^22 0.96, 2^24 0.986,
+  //! 2^28 0.995; 192x21 2^24 0.981, 2^28 0.994.
   //! Smaller segments lost: int8 16-item tiles (one vector a lane, 512 B a warp) 1.03-1.05 at
   //! 2^16..2^20; even counts, which need the exchange first, lost too (int32 256x32 1.013 at 2^28).
   static constexpr std::size_t bulk_store_min_bytes = 8192;

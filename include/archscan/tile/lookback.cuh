@@ -142,8 +142,8 @@ struct window_lookback {
 //!    R_s-1 left to right, and no prefix waits for the one before it in particular. The segment
 //!    states sit together, so a window of them is one or two cache lines.
 //!
-//! On the H100 (perf/NOTES.md) the chain is faster for plain accumulators of up to 8 bytes (int32 and
-//! double at 2^30: +9%) and for the 16-byte product's large tiles (+5% from 2^26, session 33), the
+//! On the H100 (docs/design-notes.md) the chain is faster for plain accumulators of up to 8 bytes (int32 and
+//! double at 2^30: +9%) and for the 16-byte product's large tiles (+5% from 2^26 on 192x21 tiles), the
 //! segment states for by-key items (whose chain steps are slow: int32 +23%) and for that product's
 //! full tiles (2^21: +13%).
 inline constexpr int segment_tiles = 32;

@@ -134,7 +134,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! thread of another warp that would only wait at the barrier: the atomic's latency hides behind
   //! the look-back, and the id arrives with the prefix broadcast, so no barrier of its own is needed.
   //! Claiming later keeps a claimed tile from idling (its successors would wait for it); claiming
-  //! earlier, during the loads, measured slower (perf/NOTES.md). Progress still holds: a block works
+  //! earlier, during the loads, measured slower (H100, 2^28: 0.65-0.79x CUB). Progress still holds: a block works
   //! on its tiles in increasing order and a tile waits only for smaller ids, whose blocks finish
   //! their current tile (which waits only for smaller ids still) before starting the claimed one.
   //! `lookback_delay_ns`: the sleep before each look-back's first poll (tile/lookback.cuh).

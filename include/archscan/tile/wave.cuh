@@ -8,7 +8,7 @@
 //! aggregates of the tiles before it, in order. Unlike the look-back (tile/lookback.cuh) nothing needs
 //! resetting before the kernel: a slot is written before any tile reads it, and only after the
 //! barrier does anyone read. So the scan is one launch instead of two (reset, then scan): on an H100
-//! 1.1-1.3x faster than CUB's two launches at 2^13..2^21 items (perf/NOTES.md).
+//! 1.1-1.3x faster than CUB's two launches at 2^13..2^21 items (docs/design-notes.md).
 //!
 //! The barrier requires every block of the grid to be resident at once, which only a cooperative
 //! launch guarantees (dispatch/turing_dispatch.cuh); a grid that does not fit takes the look-back instead.
