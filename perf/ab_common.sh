@@ -4,7 +4,8 @@
 # archscan-bench side by side, then runs of them on one GPU, within one time budget, logs packed for the
 # device tool (it returns eight files at most).
 #
-# The caller sets before ab_init: out (OUT_DIR, absolute), budget (seconds the whole script may take), and
+# The caller sets before ab_init: out (OUT_DIR, absolute), budget (seconds the whole script may take; 0: no
+# limit), and
 # before ab_build_pair / ab_bench: arch, scans, reps, filter. ab_init sets logs, t0 and jobs.
 
 # OUT_DIR/logs, the clock, and the EXIT trap that packs the logs whatever way the script ends.
@@ -14,6 +15,7 @@ ab_init() {
   mkdir -p "$logs" || exit 2
   trap ab_pack_logs EXIT
   trap 'exit 2' TERM INT
+  ((budget > 0)) || budget=$((365 * 86400))  # no limit
   jobs=$(($(nproc) / 2))
   ((jobs >= 1)) || jobs=1
 }
@@ -74,12 +76,14 @@ ab_meta_head() {
 }
 
 # One run of DIR's archscan-bench, Google Benchmark's JSON to JSON_OUT, its output to logs/NAME.log; its
-# exit status in rc_run[NAME] ("skipped" when under 20 s of the budget are left). At most 180 s a run, and
-# 30 s of the budget kept for the comparison and the logs. The caller declares rc_run (declare -A rc_run).
+# exit status in rc_run[NAME] ("skipped" when under 20 s of the budget are left). At most
+# ARCHSCAN_AB_RUN_TIMEOUT_S a run [180: a run of the default cases takes 20-40 s on an H100], and 30 s of the
+# budget kept for the comparison and the logs. The caller declares rc_run (declare -A rc_run).
 ab_bench() {  # NAME DIR JSON_OUT
   local name=$1 dir=$2 json=$3 limit
   limit=$(($(seconds_left) - 30))  # 30 s kept for the comparison and the logs
-  ((limit > 180)) && limit=180
+  local cap=${ARCHSCAN_AB_RUN_TIMEOUT_S:-180}
+  ((limit > cap)) && limit=$cap
   if ((limit < 20)); then
     echo "$name run skipped: $limit s left of the budget"
     rc_run["$name"]=skipped

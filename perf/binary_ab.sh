@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Two builds of archscan-bench made beforehand (here, packed with tools/pack_build.sh and carried), run
-# in alternating rounds on one GPU in one device call, old first (O N O N ...):
+# Two builds of archscan-bench made beforehand (e.g. two ARCHSCAN_BUILD_DIRs of `tools/gpu.sh build`, or
+# builds made elsewhere and carried), run in alternating rounds on one GPU in one device call, old first
+# (O N O N ...):
 #
 #   perf/binary_ab.sh OLD_BUILD NEW_BUILD OUT_DIR
 #
-# OLD_BUILD / NEW_BUILD: build folders holding perf/archscan-bench (and, when packed, carried-lib/,
-# its Google Benchmark library); NEW_BUILD also perf/archscan-compare, which takes each build's
-# per-case medians over its rounds (build both targets; pack with '^archscan-(bench|compare)$').
+# OLD_BUILD / NEW_BUILD: build folders holding perf/archscan-bench (and, for a build made elsewhere,
+# carried-lib/ with its Google Benchmark library); NEW_BUILD also perf/archscan-compare, which takes
+# each build's per-case medians over its rounds (build both targets).
 # For a change to archscan's headers only, both builds come from one tree, so their case lists
 # match (perf/revision_ab.sh builds two revisions on the GPU machine instead).
 # OUT_DIR gets each run's JSON ({old,new}_R.json), each build's medians ({old,new}_medians.json)
@@ -37,8 +38,10 @@ done
 # (report::median_run, the medians perf/revision_ab.sh compares), one file a build.
 compare=$new/perf/archscan-compare
 for side in old new; do
+  runs=("$out/${side}"_[0-9]*.json)
+  [ -e "${runs[0]}" ] || runs=()
   LD_LIBRARY_PATH="$new/carried-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$compare" --compact \
-    $(ls "$out/${side}"_[0-9]*.json 2> /dev/null) "$out/${side}_medians.json" || rc=1
+    "${runs[@]}" "$out/${side}_medians.json" || rc=1
 done
 python3 - "$out" "$rounds" > "$out/ab.md" <<'PY'
 import json, sys

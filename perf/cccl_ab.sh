@@ -27,7 +27,9 @@
 #   ARCHSCAN_CCCL_AB_SCANS    scans built [exclusive]          ARCHSCAN_CCCL_AB_FILTER  Google Benchmark filter [the cases above]
 #     (names go on past the implementation, e.g. double/1048576/cub/iterations:200/manual_time: a
 #     filter that ends in `$` after the implementation matches nothing)
-#   ARCHSCAN_CCCL_AB_BUDGET_S seconds the whole script may take [540]: a run that would not fit is skipped
+#   ARCHSCAN_CCCL_AB_BUDGET_S seconds the whole script may take [ARCHSCAN_STEP_TIMEOUT, else 0: no limit]: a
+#                             run that would not fit is skipped (one 10-minute device call: 540)
+#   ARCHSCAN_AB_RUN_TIMEOUT_S seconds one run may take [180]
 set -u
 set -o pipefail
 
@@ -46,7 +48,7 @@ reps=${ARCHSCAN_CCCL_AB_REPS:-200}
 threshold=${ARCHSCAN_CCCL_AB_THRESHOLD:-0.05}
 scans=${ARCHSCAN_CCCL_AB_SCANS:-exclusive}
 filter=${ARCHSCAN_CCCL_AB_FILTER:-'^exclusive_scan/(int32|float|int64|double)/(65536|1048576|16777216|67108864|268435456)/'}
-budget=${ARCHSCAN_CCCL_AB_BUDGET_S:-540}
+budget=${ARCHSCAN_CCCL_AB_BUDGET_S:-${ARCHSCAN_STEP_TIMEOUT:-0}}
 old_dir=$prefix-old
 new_dir=$prefix-new
 # shellcheck source=perf/ab_common.sh

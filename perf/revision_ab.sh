@@ -44,10 +44,12 @@
 #   ARCHSCAN_REV_AB_ROUNDS    runs of each build, interleaved old first [3]
 #   ARCHSCAN_REV_AB_CONFIRM_ROUNDS  more rounds of the flagged cases alone [2]; 0: none
 #   ARCHSCAN_REV_AB_SCANS     scans built (ARCHSCAN_BENCH_SCANS of both builds) [exclusive;inclusive;by_key;
-#                             transform when the budget is 420 s or more, else exclusive;by_key]
+#                             transform without a budget or one of 420 s or more, else exclusive;by_key]
 #   ARCHSCAN_REV_AB_FILTER    Google Benchmark filter [the cases above]
 #   ARCHSCAN_REV_AB_NEW_LABEL how the report names this tree [git's short sha, "(dirty)" if so; else "this tree"]
-#   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [540]: a round that would not fit is skipped
+#   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [ARCHSCAN_STEP_TIMEOUT, else 0: no limit]: a
+#                             round that would not fit is skipped (one 10-minute device call: 540)
+#   ARCHSCAN_AB_RUN_TIMEOUT_S seconds one run may take [180]
 set -u
 set -o pipefail
 
@@ -66,10 +68,10 @@ reps=${ARCHSCAN_REV_AB_REPS:-60}
 rounds=${ARCHSCAN_REV_AB_ROUNDS:-3}
 confirm=${ARCHSCAN_REV_AB_CONFIRM_ROUNDS:-2}
 threshold=${ARCHSCAN_REV_AB_THRESHOLD:-0.05}
-budget=${ARCHSCAN_REV_AB_BUDGET_S:-540}
+budget=${ARCHSCAN_REV_AB_BUDGET_S:-${ARCHSCAN_STEP_TIMEOUT:-0}}
 if [[ -n ${ARCHSCAN_REV_AB_SCANS:-} ]]; then
   scans=$ARCHSCAN_REV_AB_SCANS
-elif ((budget >= 420)); then
+elif ((budget == 0 || budget >= 420)); then
   scans="exclusive;inclusive;by_key;transform"
 else
   scans="exclusive;by_key"

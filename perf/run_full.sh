@@ -10,7 +10,7 @@
 # ratio to CUB, and the run's context), bench.md (every case), summary.md (largest size of each
 # algorithm and type), throughput_<algorithm>.png (plotted from bench_medians.json), table2.md,
 # ablations.md, meta.txt (GPU, driver, CUDA and CCCL versions, date, the checkout's revision and,
-# for a build packed by tools/pack_build.sh, the carried programs' revision as `build:`), bench.log and
+# where BUILD_DIR/.carried names the revision a build made elsewhere came from, that as `build:`), bench.log and
 # bench_full.json, Google Benchmark's own JSON (~4 MB). Prints the summary table last. Exits non-zero
 # when a program fails (a mismatch with CUB, a CUDA error, no GPU), after running the others.
 # perf/update_baseline.sh OUT_DIR then makes the run its GPU's committed baseline (perf/baselines/<gpu>/:

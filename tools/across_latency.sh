@@ -5,7 +5,7 @@
 # one per GPU) and in threads mode up to 2^20 items per GPU, so that the run-to-run spread of the
 # 2 x 2^16 row shows beside its target (1.5x one GPU's scan plus an 8-byte all-gather, same run).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 out=${1:?out dir}
 repeats=${2:-3}
 mkdir -p "$out"

@@ -5,9 +5,10 @@
 # one per GPU; processes: thrust_across_processes, 2 ranks), README's two-process example, then
 # archscan-across in threads mode and in processes mode (2 processes). NCCL from tools/nccl_root.sh.
 # Logs, across.json and across_processes.json land in OUT_DIR. ARCHSCAN_ACROSS_TESTS=0 skips the
-# tests, ARCHSCAN_ACROSS_BENCH=0 the benchmark.
+# tests, ARCHSCAN_ACROSS_BENCH=0 the benchmark. ARCHSCAN_TEST_TIMEOUT: seconds a test without a TIMEOUT
+# property may take [900].
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 out=${1:?out dir}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on shared machines (KINDS.md)
@@ -19,14 +20,15 @@ build=${ARCHSCAN_BUILD_DIR:-build/gpu}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt" 2>&1
 echo "NCCL_ROOT=$NCCL_ROOT" >> "$out/gpu.txt"
 t0=$(date +%s)
+targets=(dispatch_rank_dispatch_test thrust_across_ranks_test scan_across_processes)
+[ "${ARCHSCAN_ACROSS_BENCH:-1}" = 0 ] || targets+=(archscan-across)
 if ! { cmake --preset gpu -B "$build" -DNCCL_ROOT="$NCCL_ROOT" && \
-       cmake --build "$build" --target dispatch_rank_dispatch_test thrust_across_ranks_test scan_across_processes \
-         $([ "${ARCHSCAN_ACROSS_BENCH:-1}" = 0 ] || echo archscan-across); } > "$out/build.log" 2>&1; then
+       cmake --build "$build" --target "${targets[@]}"; } > "$out/build.log" 2>&1; then
   echo "BUILD FAILED"; tail -n 40 "$out/build.log"; exit 1
 fi
 t1=$(date +%s)
 [ "${ARCHSCAN_ACROSS_TESTS:-1}" = 0 ] ||
-  ctest --test-dir "$build" -R "Rank|Across|across|CommPolicy" --output-on-failure --timeout 900 > "$out/ctest.log" 2>&1
+  ctest --test-dir "$build" -R "Rank|Across|across|CommPolicy" --output-on-failure --timeout "${ARCHSCAN_TEST_TIMEOUT:-900}" > "$out/ctest.log" 2>&1
 # README's two-process example, with README's commands.
 id=$(mktemp -u); "$build"/scan_across_processes 0 2 "$id" > "$out/example0.txt" 2>&1 & "$build"/scan_across_processes 1 2 "$id" > "$out/example1.txt" 2>&1; r1=$?; wait $!; r0=$?
 { cat "$out/example0.txt" "$out/example1.txt"; echo "example rc: rank 0 $r0, rank 1 $r1"; } > "$out/example.txt"; rm -f "$out"/example[01].txt

@@ -4,7 +4,7 @@
 # without a GPU, that archscan builds warning-free across the whole CCCL range. One line per release.
 #   tools/cccl_matrix.sh [WHEEL_VERSION...]
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 versions=("$@")
 if [ ${#versions[@]} -eq 0 ]; then
   list=$(python3 -m pip index versions nvidia-cuda-cccl 2>/dev/null | sed -n 's/^Available versions: //p')

@@ -2,23 +2,38 @@
 # compute-sanitizer over the single-pass families' GPU tests (turing, kepler and native, and the tile
 # states and look-back walks they share): memcheck, racecheck, synccheck and initcheck.
 #   tools/sanitize.sh BUILD_DIR [OUT_DIR] [FILTER]
+#   tools/sanitize.sh --programs      the test programs it runs, one a line (what to build first)
 # The sanitizers slow kernels by 10-100x, so each tool runs only the tests FILTER selects (default: both
 # families, the tile-state tests, the vector exchange and the bulk store) of the scan, by-key, transform,
-# iterator, tile-state, look-back, wave, cluster, vector-exchange, bulk-copy and native launch binaries. Prints one line per tool and binary; exits non-zero if any tool reports an error.
+# iterator, tile-state, look-back, wave, cluster, vector-exchange, bulk-copy and native launch binaries.
+# Prints one line per tool and binary; exits non-zero if any tool reports an error. A rerun into the same
+# OUT_DIR with the same FILTER skips the tool and binary pairs that finished (OUT_DIR/TOOL-BINARY.result):
+# a run cut off resumes; delete OUT_DIR to redo them all.
 set -u
+programs=(thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test
+          tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test detail_bulk_copy_test
+          dispatch_native_launch_test dispatch_native_staged_test)
+if [ "${1:-}" = --programs ]; then printf '%s\n' "${programs[@]}"; exit 0; fi
 build=${1:?build dir}
 out=${2:-$build/sanitize}
 # The large-tile tests (2^22..2^26 items each) are left out: under the sanitizers they alone overrun a call.
 filter=${3:-*turing*:*Turing*:*kepler*:*Serial*:*TileState*:*native*:*Native*:*SegmentLookback*:VectorTranspose*:WarpBulkStore*:-*LargeTiles*:*MoreThanTwoToTheThirtyOne*}
 mkdir -p "$out"
+# Results of another filter are not this run's.
+[ "$(cat "$out/filter" 2>/dev/null)" = "$filter" ] || rm -f "$out"/*.result
+echo "$filter" > "$out/filter"
 # The four tools run side by side (one process each): they are independent, and serially they
 # overrun one 10-minute device call.
 run_tool() {
   local tool=$1 rc_all=0
-  for bin in thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test \
-             tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test detail_bulk_copy_test \
-             dispatch_native_launch_test dispatch_native_staged_test; do
+  for bin in "${programs[@]}"; do
     exe="$build/test/$bin"
+    result=$out/$tool-$bin.result
+    if [ -f "$result" ]; then  # finished in an earlier run
+      cat "$result"
+      grep -q ': rc=0 \|: no test matches' "$result" || rc_all=1
+      continue
+    fi
     [ -x "$exe" ] || { echo "$tool $bin: not built"; rc_all=1; continue; }
     log="$out/$tool-$bin.log"
     # A binary none of whose tests the filter selects makes no CUDA call, which compute-sanitizer
@@ -29,7 +44,7 @@ run_tool() {
       continue
     fi
     if ! grep -q '^  ' <<< "$listed"; then
-      echo "$tool $bin: no test matches the filter" | tee "$log"
+      echo "$tool $bin: no test matches the filter" | tee "$log" "$result"
       continue
     fi
     # ARCHSCAN_TEST_SHORT trims the size list: sanitizers are slow.
@@ -37,7 +52,7 @@ run_tool() {
       "$exe" --gtest_filter="$filter" --gtest_brief=1 > "$log" 2>&1
     rc=$?
     summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests? ran|PASSED|FAILED" "$log" | tr '\n' ' ')
-    echo "$tool $bin: rc=$rc $summary"
+    echo "$tool $bin: rc=$rc $summary" | tee "$result"
     [ $rc -eq 0 ] || rc_all=1
   done
   return $rc_all
