@@ -8,6 +8,7 @@
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
 
 #include <archscan/detail/callable.cuh>
+#include <archscan/detail/nvtx.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/dispatch/dispatch_scan.cuh>
 #include <archscan/instrumentation.cuh>
@@ -31,13 +32,17 @@ inline constexpr bool across_ranks = false;
 template <class Tuning, bool Blocking>
 inline constexpr bool across_ranks<comm_policy<Tuning, Blocking>> = true;
 
-//! Builds the problem (contiguous iterators unwrapped to raw pointers, the operator held as Thrust holds
-//! it: a copy, callable whatever its constness) and runs it: on this GPU, or across ranks, where every
-//! rank takes part, an empty one too. Returns result + n.
+//! The step every scan-family overload takes: counts the overload's entry `e` (instrumentation.cuh),
+//! opens the call's NVTX range (detail/nvtx.cuh) for the rest of the call, builds the problem (contiguous
+//! iterators unwrapped to raw pointers, the operator held as Thrust holds it: a copy, callable whatever its
+//! constness) and runs it: on this GPU, or across ranks, where every rank takes part, an empty one too.
+//! Returns result + n.
 template <scan_kind Kind, bool HasSeed, class Accum, class Derived, class Tuning, bool Blocking, class InIt,
           class OutIt, class Op, class Finish>
-OutIt run_scan(stream_policy_base<Derived, Tuning, Blocking>& exec, InIt first, std::int64_t n, OutIt result, Op op,
-               Finish finish, Accum seed) {
+OutIt run_scan(instrumentation::entry e, stream_policy_base<Derived, Tuning, Blocking>& exec, InIt first,
+               std::int64_t n, OutIt result, Op op, Finish finish, Accum seed) {
+  instrumentation::detail::count(e);
+  const scan_range<Tuning, across_ranks<Derived>> range(e, n);
   if (n <= 0 && !across_ranks<Derived>) return result;
   auto in  = thrust::try_unwrap_contiguous_iterator(first);
   auto out = thrust::try_unwrap_contiguous_iterator(result);

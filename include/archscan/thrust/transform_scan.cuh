@@ -2,7 +2,7 @@
 //! \file `transform_inclusive_scan` and `transform_exclusive_scan` for archscan policies: the three
 //! policy overloads of Thrust's transform_scan.h. The unary op is applied on load (no extra pass),
 //! with Thrust's value-type rules: the transform's result type, or the type of `init` for the
-//! exclusive form. Temporary storage, synchronization and determinism as for scan.cuh.
+//! exclusive form. NVTX range, temporary storage, synchronization and determinism as for scan.cuh.
 
 #include <cuda/std/type_traits>
 
@@ -19,32 +19,32 @@ using transformed_t = ::cuda::std::remove_cvref_t<::cuda::std::invoke_result_t<U
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class Unary, class Op>
 OutIt transform_inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result,
                                Unary unary, Op op) {
-  instrumentation::detail::count(instrumentation::entry::transform_inclusive_scan);
   using V = detail::transformed_t<InIt, Unary>;
   return detail::run_scan<detail::scan_kind::inclusive, false, V>(
-      exec, thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result,
-      op, detail::identity_finish{}, V{});
+      instrumentation::entry::transform_inclusive_scan, exec,
+      thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result, op,
+      detail::identity_finish{}, V{});
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class Unary, class T, class Op>
 OutIt transform_inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result,
                                Unary unary, T init, Op op) {
-  instrumentation::detail::count(instrumentation::entry::transform_inclusive_scan_init);
   using V     = detail::transformed_t<InIt, Unary>;
   using accum = detail::accumulator_t<Op, V, T>;
   return detail::run_scan<detail::scan_kind::inclusive, true, accum>(
-      exec, thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result,
-      op, detail::identity_finish{}, static_cast<accum>(init));
+      instrumentation::entry::transform_inclusive_scan_init, exec,
+      thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result, op,
+      detail::identity_finish{}, static_cast<accum>(init));
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class Unary, class T, class Op>
 OutIt transform_exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result,
                                Unary unary, T init, Op op) {
-  instrumentation::detail::count(instrumentation::entry::transform_exclusive_scan);
   using V = ::cuda::std::remove_cvref_t<T>;
   return detail::run_scan<detail::scan_kind::exclusive, true, V>(
-      exec, thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result,
-      op, detail::identity_finish{}, static_cast<V>(init));
+      instrumentation::entry::transform_exclusive_scan, exec,
+      thrust::transform_iterator<Unary, InIt, V, V>(first, unary), detail::item_count(first, last), result, op,
+      detail::identity_finish{}, static_cast<V>(init));
 }
 
 }  // namespace archscan
