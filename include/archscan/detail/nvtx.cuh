@@ -11,6 +11,8 @@
 //!
 //! Through NVTX3's header-only C++ API (`<nvtx3/nvtx3.hpp>`, from the CUDA toolkit). The range is a push/pop
 //! range on the calling thread, opened before the call's first CUDA call and closed when it returns or throws.
+//! It spans the host side of the call: with a `_nosync` policy, the enqueueing, not the kernels' run (Nsight
+//! Systems ties the kernels launched inside it to the range).
 //! Cost without a tool: NVTX's domain handle is null when no tool is attached (nvtxDomainCreateA returns
 //! null unless a tool implements it), and `nvtx3::domain::get` caches it, so a call then reads one cached
 //! handle and builds no name. With a tool, the name is formatted into a buffer on the stack (no heap
