@@ -201,12 +201,15 @@ step_suite() {
   # The latest result of each test (a fixture's setup test runs again with the tests that need it).
   awk '{ last[$1] = $0 } END { for (k in last) print last[k] }' "$dir/results.txt" | sort -n > "$dir/results.tmp"
   mv "$dir/results.tmp" "$dir/results.txt"
+  # Counted over the selected tests (ctest adds the setup tests of the fixtures that they require).
   local passed failed skipped
-  passed=$(awk '$2 == "passed"' "$dir/results.txt" | wc -l)
-  failed=$(awk '$2 == "failed"' "$dir/results.txt" | wc -l)
-  skipped=$(awk '$2 == "skipped"' "$dir/results.txt" | wc -l)
+  printf '%s\n' "${selected[@]}" > "$dir/selected.txt"
+  awk 'NR == FNR { sel[$1] = 1; next } $1 in sel' "$dir/selected.txt" "$dir/results.txt" > "$dir/counted.txt"
+  passed=$(awk '$2 == "passed"' "$dir/counted.txt" | wc -l)
+  failed=$(awk '$2 == "failed"' "$dir/counted.txt" | wc -l)
+  skipped=$(awk '$2 == "skipped"' "$dir/counted.txt" | wc -l)
   note="${#selected[@]} tests${ARCHSCAN_LABELS:+ (labels $ARCHSCAN_LABELS)}, $passed passed, $failed failed, $skipped skipped"
-  [ "$failed" -eq 0 ] || awk '$2 == "failed" { print "failed: " $3 }' "$dir/results.txt" | head -n 20
+  [ "$failed" -eq 0 ] || awk '$2 == "failed" { print "failed: " $3 }' "$dir/counted.txt" | head -n 20
   verdict=0
   [ "$failed" -eq 0 ] || verdict=1
   if [ ${#remaining[@]} -gt 0 ]; then
@@ -222,7 +225,11 @@ step_suite() {
   if [ "${ARCHSCAN_SUITE_AB:-1}" != 0 ] && [ -x "$build/perf/archscan-ab" ]; then
     if [ ! -f "$dir/ab.rc" ]; then
       limited "$build/perf/archscan-ab" > "$dir/ab.md" 2>&1
-      echo $? > "$dir/ab.rc"
+      rc=$?
+      if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        note+="; archscan-ab cut at the time limit (a rerun runs it)"; verdict=124; return
+      fi
+      echo $rc > "$dir/ab.rc"
     fi
     note+="; archscan-ab rc $(cat "$dir/ab.rc")"
     [ "$(cat "$dir/ab.rc")" = 0 ] || { [ $verdict -ne 0 ] || verdict=1; }

@@ -4,9 +4,15 @@
 # lists five tests and prints ctest's own progress lines for the ones -I or nothing selects). Run by
 # ctest (test/CMakeLists.txt); needs bash, awk, timeout and python3 only.
 set -u
-gpu_sh=$(cd "$(dirname "$0")/../.." && pwd)/tools/gpu.sh
+src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A tree of its own (gpu.sh works in the tree it lies in, and its stamps hold that tree's hash): the
+# checkout may change while this runs.
+mkdir -p "$tmp/repo/tools" "$tmp/repo/include"
+cp "$src/tools/gpu.sh" "$src/tools/nccl_root.sh" "$tmp/repo/tools/"
+echo "// a header" > "$tmp/repo/include/a.cuh"
+gpu_sh=$tmp/repo/tools/gpu.sh
 failures=0
 check() {  # DESCRIPTION COMMAND...: COMMAND must succeed
   if "${@:2}"; then echo "ok: $1"; else echo "FAILED: $1"; failures=$((failures + 1)); fi
@@ -86,6 +92,9 @@ check "build again: stamped, nothing run" grep -q 'stamped: done on this tree be
 check "build again: cmake not called again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 1 ]
 FORCE=1 "$gpu_sh" build > "$tmp/o" 2>&1
 check "FORCE=1: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 2 ]
+echo "// changed" >> "$tmp/repo/include/a.cuh"
+"$gpu_sh" build > "$tmp/o" 2>&1
+check "a changed source: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 3 ]
 FAKE_BUILD_RC=1 FORCE=1 "$gpu_sh" build > "$tmp/o" 2>&1
 check "a failed build: exit 1" [ $? -eq 1 ]
 check "a failed build: FAILED in its summary" grep -q 'build FAILED after \[2/2\]' <(tail -n 1 "$tmp/o")
