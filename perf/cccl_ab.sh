@@ -22,7 +22,8 @@
 #
 # Environment (defaults in brackets):
 #   ARCHSCAN_NEW_CCCL_DIR     CMake package dir of the new CCCL [.cccl/13.3.5.0.6/nvidia/cu13/cccl/lib/cmake/cccl]
-#   ARCHSCAN_CCCL_AB_ARCH     CUDA architectures [90]          ARCHSCAN_CCCL_AB_BUILD   build dir prefix [build/gpu-cccl]
+#   ARCHSCAN_CCCL_AB_ARCH     CUDA architectures [ARCHSCAN_ARCH, else 90]
+#   ARCHSCAN_CCCL_AB_BUILD    build dir prefix [build/gpu-cccl]
 #   ARCHSCAN_CCCL_AB_REPS     timed calls per case [200]       ARCHSCAN_CCCL_AB_THRESHOLD   the gate's threshold [0.05]
 #   ARCHSCAN_CCCL_AB_SCANS    scans built [exclusive]          ARCHSCAN_CCCL_AB_FILTER  Google Benchmark filter [the cases above]
 #     (names go on past the implementation, e.g. double/1048576/cub/iterations:200/manual_time: a
@@ -42,7 +43,7 @@ fi
 out=$(realpath -m "$1")  # before the cd: OUT_DIR is relative to where the script was called from
 cd "$(dirname "$0")/.." || exit 2
 new_cccl=${ARCHSCAN_NEW_CCCL_DIR:-$PWD/.cccl/13.3.5.0.6/nvidia/cu13/cccl/lib/cmake/cccl}
-arch=${ARCHSCAN_CCCL_AB_ARCH:-90}
+arch=${ARCHSCAN_CCCL_AB_ARCH:-${ARCHSCAN_ARCH:-90}}
 prefix=${ARCHSCAN_CCCL_AB_BUILD:-build/gpu-cccl}
 reps=${ARCHSCAN_CCCL_AB_REPS:-200}
 threshold=${ARCHSCAN_CCCL_AB_THRESHOLD:-0.05}

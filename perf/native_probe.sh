@@ -9,7 +9,7 @@
 # and measures them at 2^16..2^30 (ARCHSCAN_PROBE_FILTER: another Google Benchmark filter). native's tests are tools/native_check.sh's;
 # ARCHSCAN_PROBE_REPS / ARCHSCAN_PROBE_SIZES: timed calls a case / item counts (archscan-bench --reps / --sizes). ARCHSCAN_PROBE_TESTS=1 runs that first, in the same call. ARCHSCAN_PROBE_BENCH: a probe build of
 # archscan-bench made beforehand (on this machine, carried to the GPU machine), instead of building one.
-# ARCHSCAN_JOBS: build jobs [nproc].
+# ARCHSCAN_JOBS: build jobs [nproc]; ARCHSCAN_ARCH: CUDA architectures [90].
 set -u
 out=$(realpath -m "${1:?out dir}")
 cd "$(dirname "$0")/.." || exit 2
@@ -20,7 +20,7 @@ if [ "${ARCHSCAN_PROBE_TESTS:-0}" = 1 ]; then tools/native_check.sh "$out/tests"
 bench=${ARCHSCAN_PROBE_BENCH:-}
 if [ -z "$bench" ]; then
   build=build/native-probe
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHSCAN_BUILD_TESTS=OFF \
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${ARCHSCAN_ARCH:-90}" -DARCHSCAN_BUILD_TESTS=OFF \
     -DARCHSCAN_BENCH_SCANS=probe > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
   cmake --build "$build" -j "${ARCHSCAN_JOBS:-$(nproc)}" --target archscan-bench > "$out/build.log" 2>&1 || { grep -m5 -A5 error "$out/build.log"; exit 2; }
   bench=$build/perf/archscan-bench

@@ -39,7 +39,8 @@
 # both builds compile).
 #
 # Environment (defaults in brackets):
-#   ARCHSCAN_REV_AB_ARCH      CUDA architectures [90]          ARCHSCAN_REV_AB_BUILD    build dir prefix [build/gpu-rev]
+#   ARCHSCAN_REV_AB_ARCH      CUDA architectures [ARCHSCAN_ARCH, else 90]
+#   ARCHSCAN_REV_AB_BUILD     build dir prefix [build/gpu-rev]
 #   ARCHSCAN_REV_AB_REPS      timed calls per case [60]        ARCHSCAN_REV_AB_THRESHOLD  the gate's threshold [0.05]
 #   ARCHSCAN_REV_AB_ROUNDS    runs of each build, interleaved old first [3]
 #   ARCHSCAN_REV_AB_CONFIRM_ROUNDS  more rounds of the flagged cases alone [2]; 0: none
@@ -62,7 +63,7 @@ fi
 old_src=$(realpath -m "$1")  # before the cd: both are relative to where the script was called from
 out=$(realpath -m "$2")
 cd "$(dirname "$0")/.." || exit 2
-arch=${ARCHSCAN_REV_AB_ARCH:-90}
+arch=${ARCHSCAN_REV_AB_ARCH:-${ARCHSCAN_ARCH:-90}}
 prefix=${ARCHSCAN_REV_AB_BUILD:-build/gpu-rev}
 reps=${ARCHSCAN_REV_AB_REPS:-60}
 rounds=${ARCHSCAN_REV_AB_ROUNDS:-3}

@@ -47,7 +47,7 @@ for step in "$@"; do
   [[ " $steps_known " == *" $step "* ]] || { echo "gpu.sh: unknown step '$step'" >&2; usage; }
 done
 for var in ARCHSCAN_JOBS ARCHSCAN_CTEST_JOBS ARCHSCAN_TEST_TIMEOUT ARCHSCAN_STEP_TIMEOUT ARCHSCAN_TIME_LIMIT; do
-  [[ ${!var:-1} =~ ^[0-9]+$ ]] || { echo "gpu.sh: $var must be a number of seconds or jobs, not '${!var}'" >&2; exit 2; }
+  [[ ${!var:-1} =~ ^[0-9]+$ ]] || { echo "gpu.sh: $var must be a number, not '${!var}'" >&2; exit 2; }
 done
 
 build=${ARCHSCAN_BUILD_DIR:-build/gpu}
@@ -151,7 +151,8 @@ step_build() {
   if [ "$verdict" -eq 0 ]; then
     local ran
     ran=$(grep -o '^\[[0-9]*/[0-9]*\]' "$dir/build.log" | tail -n 1)
-    note="$build built for CUDA architectures $(cache_value CMAKE_CUDA_ARCHITECTURES) with $jobs jobs (${ran:-nothing to do}),"
+    note="$build built for CUDA architectures $(cache_value CMAKE_CUDA_ARCHITECTURES)"
+    note+=" with $jobs jobs (${ran:-nothing to do}),"
     note+=" CCCL $(cache_value CCCL_DIR | grep . || echo "from the toolkit")"
   else
     note=$build_note
@@ -181,7 +182,8 @@ step_suite() {
   fi
   not_done() {  # the selected tests without a result yet
     printf '%s\n' "${selected[@]}" |
-      awk -v f="$dir/results.txt" 'BEGIN { while ((getline l < f) > 0) { split(l, a, " "); done[a[1]] = 1 } } !($1 in done)'
+      awk -v f="$dir/results.txt" 'BEGIN { while ((getline l < f) > 0) { split(l, a, " "); done[a[1]] = 1 } }
+                                   !($1 in done)'
   }
   mapfile -t remaining < <(not_done)
   if [ ${#remaining[@]} -gt 0 ]; then
@@ -208,7 +210,8 @@ step_suite() {
   passed=$(awk '$2 == "passed"' "$dir/counted.txt" | wc -l)
   failed=$(awk '$2 == "failed"' "$dir/counted.txt" | wc -l)
   skipped=$(awk '$2 == "skipped"' "$dir/counted.txt" | wc -l)
-  note="${#selected[@]} tests${ARCHSCAN_LABELS:+ (labels $ARCHSCAN_LABELS)}, $passed passed, $failed failed, $skipped skipped"
+  note="${#selected[@]} tests${ARCHSCAN_LABELS:+ (labels $ARCHSCAN_LABELS)}, $passed passed, $failed failed,"
+  note+=" $skipped skipped"
   [ "$failed" -eq 0 ] || awk '$2 == "failed" { print "failed: " $3 }' "$dir/counted.txt" | head -n 20
   verdict=0
   [ "$failed" -eq 0 ] || verdict=1
@@ -268,7 +271,8 @@ step_sanitize() {
 
 step_bench() {
   local rc
-  build_targets archscan-bench archscan-table2 archscan-ablation archscan-compare || { verdict=$?; note=$build_note; return; }
+  build_targets archscan-bench archscan-table2 archscan-ablation archscan-compare ||
+    { verdict=$?; note=$build_note; return; }
   limited perf/run_full.sh "$build" "$dir" > "$dir/run_full.txt" 2>&1
   rc=$?
   note="perf/run_full.sh rc $rc, $(json_cases "$dir/bench_medians.json" || echo no) cases in bench_medians.json"

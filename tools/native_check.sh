@@ -3,14 +3,14 @@
 #   tools/native_check.sh OUT_DIR
 # Builds (sm_90) the typed scan, by-key, transform, value-size, iterator, alias, determinism, look-back,
 # vector-exchange and plan tests and runs their native cases. The whole suite is `tools/gpu.sh suite`'s.
-# ARCHSCAN_JOBS: build jobs [nproc].
+# ARCHSCAN_JOBS: build jobs [nproc]; ARCHSCAN_ARCH: CUDA architectures [90].
 set -u
 out=$(realpath -m "${1:?out dir}")
 cd "$(dirname "$0")/.." || exit 2
 mkdir -p "$out"
 build=build/native-check
 start=$(date +%s)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHSCAN_BUILD_PERF=OFF \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${ARCHSCAN_ARCH:-90}" -DARCHSCAN_BUILD_PERF=OFF \
   > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
 tests=(dispatch_native_dispatch_test tile_lookback_test thrust_determinism_test thrust_scan_test thrust_scan_by_key_test
        thrust_transform_scan_test thrust_value_size_test thrust_iterator_test thrust_alias_test block_vector_transpose_test)

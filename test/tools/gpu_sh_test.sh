@@ -62,7 +62,8 @@ for i in $selected; do
   k=$((k + 1))
   printf '      Start %2d: %s\n' "$i" "${names[i - 1]}"
   [ "${FAKE_HANG:-0}" = "$i" ] && sleep 30
-  printf '%2d/%d Test #%d: %s .....................%s    0.01 sec\n' "$k" "$n" "$i" "${names[i - 1]}" "${statuses[i - 1]}"
+  printf '%2d/%d Test #%d: %s .....................%s    0.01 sec\n' "$k" "$n" "$i" "${names[i - 1]}" \
+    "${statuses[i - 1]}"
 done
 exit 8
 EOF
@@ -84,9 +85,12 @@ check "a time limit that is no number: exit 2" [ $? -eq 2 ]
 # build: configures, builds, one summary line last, a stamp; a second run skips it.
 "$gpu_sh" build > "$tmp/o" 2>&1
 check "build: exit 0" [ $? -eq 0 ]
-check "build: the summary line" grep -qE '^gpu\.sh build: NVIDIA H200 \(driver 580\.95\.05\), rev abc1234: .* built for CUDA architectures 90 with 4 jobs \(\[2/2\]\), CCCL from the toolkit \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
+line='^gpu\.sh build: NVIDIA H200 \(driver 580\.95\.05\), rev abc1234: .* built for CUDA architectures 90 with 4 jobs'
+check "build: the summary line" \
+  grep -qE "$line"' \(\[2/2\]\), CCCL from the toolkit \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
 check "build: configured with the gpu preset" grep -q "^cmake --preset gpu -B $tmp/build" "$FAKE_LOG"
-check "build: one archive and the summary in ARCHSCAN_OUT" [ -f "$tmp/out/build.tar.gz" ] && [ "$(wc -l < "$tmp/out/summary.txt")" -eq 1 ]
+check "build: one archive in ARCHSCAN_OUT" [ -f "$tmp/out/build.tar.gz" ]
+check "build: one line in ARCHSCAN_OUT/summary.txt" [ "$(wc -l < "$tmp/out/summary.txt")" -eq 1 ]
 "$gpu_sh" build > "$tmp/o" 2>&1
 check "build again: stamped, nothing run" grep -q 'stamped: done on this tree before' <(tail -n 1 "$tmp/o")
 check "build again: cmake not called again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 1 ]
@@ -103,13 +107,16 @@ check "a failed build leaves no stamp" [ ! -f "$tmp/work/build/.stamp" ]
 # suite, cut off at test 4 by the step's time limit, then resumed: only tests 4 and 5 run the second time.
 FAKE_HANG=4 ARCHSCAN_STEP_TIMEOUT=3 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "a cut suite: exit 1" [ $? -eq 1 ]
-check "a cut suite: its summary counts what ran" grep -qE ': 5 tests, 1 passed, 1 failed, 1 skipped, 2 not run yet \(cut at the time limit after 3; a rerun resumes\) \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
+line=': 5 tests, 1 passed, 1 failed, 1 skipped, 2 not run yet \(cut at the time limit after 3; a rerun resumes\)'
+check "a cut suite: its summary counts what ran" grep -qE "$line"' \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
 check "a cut suite leaves no stamp" [ ! -f "$tmp/work/suite/.stamp" ]
 : > "$FAKE_LOG"
 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "the resumed suite: exit 1 (one test failed)" [ $? -eq 1 ]
-check "the resumed suite runs tests 4 and 5 alone" grep -q -- '-I 0,0,0,4,5$' <(grep -v -- ' -N' "$FAKE_LOG" | grep '^ctest')
-check "the resumed suite: every test counted once" grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped; archscan-ab rc 0 \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
+check "the resumed suite runs tests 4 and 5 alone" \
+  grep -q -- '-I 0,0,0,4,5$' <(grep -v -- ' -N' "$FAKE_LOG" | grep '^ctest')
+check "the resumed suite: every test counted once" \
+  grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped; archscan-ab rc 0 \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
 check "the resumed suite names the failed test" grep -qx 'failed: S.Fail' "$tmp/o"
 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "the finished suite is stamped" grep -q 'stamped: done on this tree before' <(tail -n 1 "$tmp/o")
@@ -122,13 +129,15 @@ check "FORCE=1: the whole suite again" grep -q '^ctest --test-dir .* --timeout 6
 : > "$FAKE_LOG"
 ARCHSCAN_RERUN_FAILED=1 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "ARCHSCAN_RERUN_FAILED=1 on a stamped suite: the failed test alone" grep -q -- '-I 0,0,0,2$' "$FAKE_LOG"
-check "ARCHSCAN_RERUN_FAILED=1: still 5 tests, counted once" grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped;' <(tail -n 1 "$tmp/o")
+check "ARCHSCAN_RERUN_FAILED=1: still 5 tests, counted once" \
+  grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped;' <(tail -n 1 "$tmp/o")
 ARCHSCAN_LABELS='^gpu' "$gpu_sh" suite > "$tmp/o" 2>&1
 check "another label: not the stamped suite" grep -q -- "-L ^gpu" "$FAKE_LOG"
 
 # The whole command's time limit: a step with no time left is not started.
 ARCHSCAN_TIME_LIMIT=10 FORCE=1 "$gpu_sh" build suite > "$tmp/o" 2>&1
-check "ARCHSCAN_TIME_LIMIT=10 leaves no time: not started" grep -q 'suite: .*not started: ARCHSCAN_TIME_LIMIT=10 s is spent' <(tail -n 1 "$tmp/o")
+check "ARCHSCAN_TIME_LIMIT=10 leaves no time: not started" \
+  grep -q 'suite: .*not started: ARCHSCAN_TIME_LIMIT=10 s is spent' <(tail -n 1 "$tmp/o")
 check "ARCHSCAN_TIME_LIMIT: one summary line a step" [ "$(grep -c '^gpu\.sh ' "$tmp/o")" -eq 2 ]
 
 echo "$failures failure(s)"
