@@ -29,7 +29,11 @@ compile() {
   mkdir -p "$work/$name"
   /usr/bin/time -f "%U %S" -o "$work/$name.time" nice -n "${NICE:-10}" "$nvcc" -std=c++17 -O3 -arch=sm_90 \
     -I include "-DPOLICY=$policy" "$@" --keep --keep-dir "$work/$name" -c test/compile/compile_cost.cu \
-    -o "$work/$name.o" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; echo "compile_cost: $name: compile failed" >&2; exit 1; }
+    -o "$work/$name.o" >"$work/$name.log" 2>&1 || {
+    cat "$work/$name.log" >&2
+    echo "compile_cost: $name: compile failed" >&2
+    exit 1
+  }
   local seconds bytes kernels
   seconds=$(awk 'END { printf "%.1f", $1 + $2 }' "$work/$name.time")
   bytes=$(stat -c %s "$work/$name.o")
