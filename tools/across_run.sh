@@ -2,8 +2,8 @@
 # The scan across GPUs on a machine with several GPUs (device kind nvidia-h200-x2):
 #   tools/across_run.sh OUT_DIR
 # Builds (sm_90) the NCCL tests and the multi-GPU benchmark only, runs the tests in both modes (threads:
-# one per GPU; processes: thrust_across_processes, 2 ranks), README's two-process example, then
-# archscan-across in threads mode and in processes mode (2 processes). NCCL from tools/nccl_root.sh.
+# one per GPU; processes: thrust_across_processes, 2 ranks), docs/across-gpus.md's two-process example,
+# then archscan-across in threads mode and in processes mode (2 processes). NCCL from tools/nccl_root.sh.
 # Logs, across.json and across_processes.json land in OUT_DIR. ARCHSCAN_ACROSS_TESTS=0 skips the
 # tests, ARCHSCAN_ACROSS_BENCH=0 the benchmark. ARCHSCAN_TEST_TIMEOUT: seconds a test without a TIMEOUT
 # property may take [900].
@@ -29,7 +29,7 @@ fi
 t1=$(date +%s)
 [ "${ARCHSCAN_ACROSS_TESTS:-1}" = 0 ] ||
   ctest --test-dir "$build" -R "Rank|Across|across|CommPolicy" --output-on-failure --timeout "${ARCHSCAN_TEST_TIMEOUT:-900}" > "$out/ctest.log" 2>&1
-# README's two-process example, with README's commands.
+# docs/across-gpus.md's two-process example, with that page's commands.
 id=$(mktemp -u); "$build"/scan_across_processes 0 2 "$id" > "$out/example0.txt" 2>&1 & "$build"/scan_across_processes 1 2 "$id" > "$out/example1.txt" 2>&1; r1=$?; wait $!; r0=$?
 { cat "$out/example0.txt" "$out/example1.txt"; echo "example rc: rank 0 $r0, rank 1 $r1"; } > "$out/example.txt"; rm -f "$out"/example[01].txt
 t2=$(date +%s)
