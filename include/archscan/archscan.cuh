@@ -1,4 +1,11 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
+// Every archscan header opens with this block, as CCCL's headers open with theirs: a user's build
+// then shows no warning from inside archscan, as it shows none from inside Thrust (a deprecated
+// Thrust functor, instantiated in archscan's kernels, warned there). ARCHSCAN_NO_SYSTEM_HEADER turns
+// it off, to see archscan's own warnings (tools/check_warnings.sh does).
 //! \file archscan: Thrust execution policies whose scan-family algorithms run archscan's kernels.
 //!
 //!   #include <archscan/archscan.cuh>

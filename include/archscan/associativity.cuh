@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file A user's declaration that an operator associates exactly: its fold gives the same bits in any
 //! association that keeps the operands in order.
 //!

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Test and ablation hooks: behaviour that only tests and measurements ask for.
 //!
 //! A tuning carries no hook. Tests and ablations attach hooks by wrapping a tuning:

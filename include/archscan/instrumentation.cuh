@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Counters that prove which code path a Thrust call took.
 //!
 //! Every archscan scan-family overload counts its entries (one relaxed atomic add per call). Tests use

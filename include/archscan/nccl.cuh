@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file archscan across GPUs: every scan-family algorithm called with `policy.on(stream).across(comm)`
 //! runs across the ranks of the NCCL communicator `comm`, one rank per GPU (dispatch/rank_dispatch.cuh).
 //!

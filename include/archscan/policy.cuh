@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file archscan's execution policies.
 //!
 //! `archscan::policy<Tuning>` is a Thrust CUDA execution policy that carries a tuning. Scan-family

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Tunings: plain data that selects a kernel family and its parameters.
 //!
 //! Every tuning has one shape:

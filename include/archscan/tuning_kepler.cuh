@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The kepler family's tuning: the advice of *Tuning CUDA Applications for Kepler* (section 1.4)
 //! as named data. Each field carries one recommendation; a tuning derived from `kepler_tuning` that
 //! overrides a field switches that recommendation off (perf/ablations_kepler.cuh), with no code edit.

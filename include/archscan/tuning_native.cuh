@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The native family's tuning: a single-pass scan for today's GPUs whose results are bitwise
 //! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
 //!

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The turing family's tuning: every recommendation of the *Turing Tuning Guide* (chapter 4)
 //! that the single-pass scan follows is a named field here, so that a tuning derived from
 //! `turing_tuning` can switch each one off (perf/ablations_turing.cuh) without touching code.

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Block-wide scan of a warp-striped tile held in registers.
 //!
 //! Layout: warp w of the block owns `32 * Items` consecutive items; lane l holds items l, l + 32, ...,

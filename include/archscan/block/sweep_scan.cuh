@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Harris's work-efficient block scan (*Parallel Prefix Sum (Scan) with CUDA*, Listing 2),
 //! with the padding of Listing 3 and generalized from `float +` to any associative operator.
 //!

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Each warp of a block converts its segment of a tile between 16-byte vectors of `U` in the
 //! warp-striped arrangement (lane l holds vectors l, l + 32, ...: every warp-wide load or store moves
 //! 512 contiguous bytes) and the blocked arrangement of `Items` values per lane (lane l holds items

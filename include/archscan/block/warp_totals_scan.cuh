@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Block-wide scan of one value per thread, built from warp shuffles: each warp scans its lanes,
 //! warp totals meet in shared memory, and after one `__syncthreads` every thread folds the totals of
 //! the warps before its own (and of all warps, for the block total) itself. One barrier instead of

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Each warp of a block converts its segment of a tile between the warp-striped arrangement
 //! (lane l holds items l, l + 32, ..., the arrangement of coalesced loads and stores) and the blocked
 //! one (lane l holds items l * Items ... l * Items + Items - 1, the arrangement of a thread-local

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file 16-byte copies from global to shared memory that the copy unit completes while the thread
 //! goes on (sm_80 on: `cp.async`), in groups that a thread commits and later waits for. Where the pass
 //! has no such copies (sm_75) each copy is a plain load and store, complete when it returns, and

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file One warp's copy of a region of its shared memory to global memory by the bulk copy unit
 //! (sm_90 on: `cp.async.bulk`), in place of a 16-byte store per lane and vector: the lanes write the
 //! region in the memory's order, one lane asks for the whole copy, and the warp goes on once the

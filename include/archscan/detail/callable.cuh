@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file How archscan holds a user's function object: as Thrust does, by value, calling its own copy.
 
 namespace archscan::detail {

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Programmatic dependent launch (sm_90 on, PTX `griddepcontrol`): a kernel launched with the
 //! programmatic stream serialization attribute may start while the kernel before it on the stream
 //! still runs, once every block of that one has allowed it; it waits for that kernel's completion

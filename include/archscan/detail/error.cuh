@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Error reporting: every CUDA status becomes a `thrust::system_error`, as in Thrust's CUDA backend.
 
 #include <thrust/system/cuda/error.h>

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Which operators give the same bits under any association: a fold may then take whichever
 //! order is fastest and still be deterministic.
 

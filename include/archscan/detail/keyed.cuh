@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file By-key scans as plain scans of (value, segment flags) items under a segmented operator.
 //!
 //! Item i compares its own key with the *next* one, keys[i + 1], never with keys[i - 1]. That is what

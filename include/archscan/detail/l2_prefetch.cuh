@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file A hint to the L2: fetch a range of global memory now, so that a later load finds it there.
 //! Nothing waits for it and nothing is returned; a wrong hint costs bandwidth, never a result.
 //! sm_90 on: one instruction asks the bulk copy unit for the whole range (`cp.async.bulk.prefetch.L2`);

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Integer arithmetic that plans and tiles share: ceiling division, alignment, maxima.
 
 #include <cstddef>

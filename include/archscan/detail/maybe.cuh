@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file A value that may be absent, and an operator that skips absent values.
 //!
 //! Scans here have no identity element: an inclusive scan without a seed has nothing before its first

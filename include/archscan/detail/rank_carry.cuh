@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The carry of a scan across ranks: what each rank tells the others, and how a rank folds what
 //! the lower ranks told it into the seed of its own scan.
 //!

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Which inputs the read-only data path (`__ldg`, load_kind::read_only) can load: raw pointers to
 //! the arithmetic types `__ldg` has overloads for. Every other input loads through its iterator.
 //! The data must not change while the kernel runs: in-place scans qualify, since a tile writes only

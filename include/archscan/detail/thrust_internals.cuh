@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The one place where archscan touches names that Thrust and CCCL do not publish as API.
 //!
 //! archscan plugs into Thrust as an execution policy, and Thrust offers no public way to derive a

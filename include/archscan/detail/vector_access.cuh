@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Which iterators a tile may read or write in 16-byte vectors (tuning field `vector_access`):
 //! raw pointers to arithmetic types, or to trivially copyable classes, whose size divides 16 (a 16-byte
 //! user struct moves as one vector instead of four 4-byte words). Loading such an item, or storing

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The blelloch family's dispatch: the paper's recursion over block sums.
 //!
 //! Level 0 scans blocks of B = 2 * block_threads items and stores each block's sum; the sums are scanned

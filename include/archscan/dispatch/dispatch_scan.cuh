@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file One entry for every scan: the family's plan, temporary storage, the family's launch, and
 //! the synchronization of blocking policies.
 

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The contract between dispatch/dispatch_scan.cuh and a kernel family, and what families share.
 //!
 //! A family `F` (a tag in tuning.cuh) specializes `family_dispatch<F>` with two steps:

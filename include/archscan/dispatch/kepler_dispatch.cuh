@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The kepler family's dispatch: one single-pass chained scan kernel over striped tiles.
 //!
 //! Why single pass: a scan must read n items and write n results (2n words). Reduce-then-scan reads

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The native family's dispatch: one tile, one cluster, one wave, or the deterministic look-back
 //! over tiles.
 //!

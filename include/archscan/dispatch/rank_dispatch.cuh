@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file A scan across the ranks of an NCCL communicator (policy.cuh, `comm_policy`), all on the stream:
 //!
 //!   1. this rank's total, with no look-back (kernel/rank_kernels.cuh; reads n items): chunks of the

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The plan of a single-pass scan (the kepler, turing and native families): which path, which tiles,
 //! how many blocks, and where the tile states live.
 

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file A call's temporary storage, taken from its policy: the policy's allocator, else archscan's
 //! stream-ordered pool (policy.cuh).
 

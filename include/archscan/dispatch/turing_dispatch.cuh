@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The turing family's dispatch: a single-pass scan, by one wave or by decoupled look-back.
 //!
 //! One tile (n <= tile items): one kernel, one block, no temporary storage. Up to

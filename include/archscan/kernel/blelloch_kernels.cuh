@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The blelloch family's kernels: choose the tile, place shared memory, call the tile code.
 
 #include <archscan/tile/sweep_tile.cuh>

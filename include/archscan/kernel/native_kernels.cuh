@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The native family's kernels: place shared memory, call the transposed tile with the
 //! segmented look-back; and the reset of its tile states that the look-back launches after.
 

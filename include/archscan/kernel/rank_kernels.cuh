@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The kernels of a scan across ranks before the gather (dispatch/rank_dispatch.cuh): the rank's
 //! total with no look-back. Independent blocks fold chunks of the slice (rank_chunk_totals) and one of
 //! them writes the record's header and keys; where the chunks outnumber what a record holds, one more

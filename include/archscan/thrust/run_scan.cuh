@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file What the Thrust overloads share: forming the scan problem and handing it to dispatch.
 
 #include <cstdint>

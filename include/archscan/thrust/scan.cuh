@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file `inclusive_scan` and `exclusive_scan` for archscan policies: all six policy overloads of
 //! Thrust's scan.h. Found by argument-dependent lookup from Thrust's entry points; each one counts
 //! its entry (instrumentation.cuh) and runs the policy's kernel family.

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file `inclusive_scan_by_key` and `exclusive_scan_by_key` for archscan policies: all seven policy
 //! overloads of Thrust's scan.h.
 //!

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file `shuffle` and `shuffle_copy` for policies across ranks (policy.cuh, `comm_policy`). Thrust's
 //! CUDA backend shuffles with a scan called with the caller's policy; with a policy across ranks that
 //! scan would become a collective (offsets shifted by the lower ranks' counts, writes past the slice,

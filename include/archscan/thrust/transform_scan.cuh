@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file `transform_inclusive_scan` and `transform_exclusive_scan` for archscan policies: the three
 //! policy overloads of Thrust's transform_scan.h. The unary op is applied on load (no extra pass),
 //! with Thrust's value-type rules: the transform's result type, or the type of `init` for the

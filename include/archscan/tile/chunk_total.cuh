@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The total of one chunk of a slice, by one block, with no look-back: a run of full tiles of
 //! native's shape (transposed_tile::reduce_tiles), then, for the slice's last chunk, the items after
 //! its last full tile (ordered_fold). The association depends on n and the tile shape alone. A scan

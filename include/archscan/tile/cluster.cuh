@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file One cluster: how a tile learns its exclusive prefix when every tile of the problem belongs
 //! to one thread block cluster (sm_90 on; CUDA Programming Guide, "Thread Block Clusters" and
 //! "Distributed Shared Memory").

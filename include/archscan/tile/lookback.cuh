@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Look-back: how a tile learns the exclusive prefix of everything before it in one pass, from the
 //! tile states (tile/tile_state.cuh) of its predecessors. Three walks:
 //!

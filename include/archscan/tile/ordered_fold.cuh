@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The fold, in order, of a short sequence by one block: each thread folds a contiguous run of
 //! it, then the runs meet in a block-wide scan of `maybe`s (threads past the end hold none). A
 //! rank's total (dispatch/rank_dispatch.cuh) folds its chunks' totals and its last partial tile so.

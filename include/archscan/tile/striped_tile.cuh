@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The striped tile (the kepler family): take a tile id, load the tile warp-striped into
 //! registers, scan it (block/striped_scan.cuh), get its exclusive prefix from the tiles before it by a
 //! serial look-back (tile/lookback.cuh), and store the results straight from registers.

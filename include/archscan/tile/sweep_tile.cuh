@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The paper's per-block work for arrays of arbitrary size ("Arrays of Arbitrary Size"):
 //! scan one block of 2 * Threads items and store its sum (blocks A and E around the block scan),
 //! and the uniform add of scanned block sums.

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Tile states: how the tiles of one single-pass scan hand their results to the tiles after them.
 //!
 //! Each tile has a state in global memory: a status (invalid, aggregate, prefix) and a value. A tile

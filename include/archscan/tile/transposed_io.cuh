@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The transposed tile's shape and the moves of its items (tile/transposed_tile.cuh scans them):
 //! how many threads and items a tile takes, how it lays out its shared memory, and how its items
 //! travel between memory and registers.

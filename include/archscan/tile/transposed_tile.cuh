@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file The transposed tile (the turing and native families): load, scan and store one tile of its
 //! threads (`detail::tile_threads`: the row's block_threads, or its large tiles' own) times its items
 //! a thread, taking its exclusive prefix from the tiles before it by a warp-wide decoupled look-back

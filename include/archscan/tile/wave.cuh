@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file One wave: how a tile learns its exclusive prefix when every tile of the problem is resident
 //! at once (a cooperative launch guarantees it).
 //!

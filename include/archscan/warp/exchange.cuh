@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Two interchangeable ways for the lanes of one warp to exchange values: register shuffles
 //! (`shuffle_exchange`, built on shuffle_scan.cuh) and a per-warp shared-memory buffer
 //! (`smem_exchange`, the pre-Kepler way, kept so that its cost can be measured against shuffles).

@@ -1,4 +1,7 @@
 #pragma once
+#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
+#pragma GCC system_header
+#endif
 //! \file Warp-wide scans by register shuffles (`__shfl_*_sync`, explicit full masks).
 //!
 //! Values of any trivially copyable type travel as 4-byte words (an 8-byte value is two shuffles);
