@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
-# Fails when archscan's own headers warn. Compiles test/compile/public_api.cu (every overload, every
-# policy form; public_api_nccl.cu too, across ranks, where NCCL is found) with host and device warnings on, against the CCCL of CCCL_DIR (a CMake package folder,
-# as tools/fetch_cccl.sh prints) or the toolkit's, and lists every warning located in include/archscan/.
+# Fails when archscan's headers warn, with the nvcc of CUDACXX (default: the toolkit's; tools/fetch_cuda.sh
+# prints the newest) against the CCCL of CCCL_DIR (a CMake package folder, as tools/fetch_cccl.sh prints)
+# or the compiler's own. Three checks:
+#   1. every header under include/archscan/ declares itself a system header (the block after its
+#      `#pragma once`), as CCCL's do: a user's build then shows no warning from inside archscan, as it
+#      shows none from inside Thrust;
+#   2. archscan's own code is warning-free: test/compile/public_api.cu (every overload, every policy
+#      form; public_api_nccl.cu too, across ranks, where NCCL is found) compiled with host and device
+#      warnings on and ARCHSCAN_NO_SYSTEM_HEADER defined, which turns check 1's block off; any warning
+#      located in include/archscan/ fails;
+#   3. a user's view: test/compile/deprecated_api.cu (every functor and iterator CCCL deprecates but
+#      accepts, under every archscan policy) compiled as a user does, and its reference build (the same
+#      calls under thrust::cuda::par); any warning location of archscan's build that the reference's
+#      lacks fails.
 #   tools/check_warnings.sh [CCCL_DIR]
+# ARCHSCAN_WARNINGS_ARCH sets check 2's -arch (default sm_75: ptxas runs, so its warnings count too);
+# check 3 stops at PTX for compute_90 (deprecation is the front end's warning), and
+# ARCHSCAN_WARNINGS_USER_VIEW=0 leaves it out (~110 s on 2 cores: CI does, against a CCCL that
+# deprecates none of its functors and iterators).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
@@ -11,23 +26,72 @@ if [ -n "${1:-}" ]; then
   # <prefix>/lib/cmake/cccl -> <prefix>/include/cccl (the wheel's layout, linked by tools/fetch_cccl.sh)
   includes+=(-I "$1/../../../include/cccl")
 fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+version=$(printf '#include <cuda/version>\nCCCL_VERSION\n' | "$nvcc" -E -x c++ "${includes[@]}" - 2>/dev/null | tail -n 1)
+against="CCCL $version, $("$nvcc" --version | sed -n 's/^Cuda compilation tools, //p')"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+warn_flags=(-std=c++17 "-Xcompiler=-Wall,-Wextra" -Xcudafe=--display_error_number)
+compile() {  # compile LOG SOURCE FLAGS...: appends the compiler's output to LOG, fails loudly
+  local log=$1 src=$2
+  shift 2
+  "$nvcc" "${warn_flags[@]}" "$@" -c "$src" -o /dev/null >>"$log" 2>&1 || { cat "$log"; echo "check_warnings: $src: compile failed"; exit 1; }
+}
+
+# 1. The system-header block in every header.
+missing=()
+while IFS= read -r header; do
+  [ "$(sed -n 2,4p "$header")" = "$(printf '%s\n' '#if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)' \
+    '#pragma GCC system_header' '#endif')" ] || missing+=("$header")
+done < <(find include/archscan -name '*.cuh' | sort)
+if [ ${#missing[@]} -gt 0 ]; then
+  printf '%s\n' "${missing[@]}"
+  echo "check_warnings: these headers lack the system-header block after their #pragma once"
+  exit 1
+fi
+
+# 2. archscan's own code.
+own=$tmp/own.log
 sources=(test/compile/public_api.cu)
+own_includes=("${includes[@]}")
 # The scan across ranks where NCCL is found (tools/nccl_root.sh).
 if nccl=$(tools/nccl_root.sh); then
   sources+=(test/compile/public_api_nccl.cu)
-  includes+=(-I "$nccl/include")
+  # After the compiler's own headers: NCCL may sit in another toolkit's include/ (the toolkit's own).
+  own_includes+=(-isystem "$nccl/include")
 fi
 for src in "${sources[@]}"; do
-  "$nvcc" -std=c++17 -arch=sm_75 "${includes[@]}" -c "$src" -o /dev/null \
-    -Xcompiler=-Wall,-Wextra -Xcudafe=--display_error_number >>"$log" 2>&1 || { cat "$log"; echo "check_warnings: $src: compile failed"; exit 1; }
+  compile "$own" "$src" -arch="${ARCHSCAN_WARNINGS_ARCH:-sm_75}" -DARCHSCAN_NO_SYSTEM_HEADER "${own_includes[@]}"
 done
-version=$(printf '#include <cuda/version>\nCCCL_VERSION\n' | "$nvcc" -E -x c++ "${includes[@]}" -I /usr/local/cuda/include - 2>/dev/null | tail -n 1)
 # One grep, not a pipe into grep -q: under pipefail the first grep's SIGPIPE would hide a match.
-if grep -qi "include/archscan/.*warning" "$log"; then
-  grep -i -A2 "include/archscan/.*warning" "$log"
-  echo "check_warnings: archscan's headers warn against CCCL $version"
+if grep -qi "include/archscan/.*warning" "$own"; then
+  grep -i -A2 "include/archscan/.*warning" "$own"
+  echo "check_warnings: archscan's headers warn against $against"
   exit 1
 fi
-echo "check_warnings: no warning from include/archscan/ against CCCL $version ($(grep -ci warning "$log" || true) warnings elsewhere)"
+echo "check_warnings: no warning from include/archscan/ against $against ($(grep -ci warning "$own" || true) elsewhere)"
+
+# 3. A user's view: no warning that Thrust's own path does not give.
+[ "${ARCHSCAN_WARNINGS_USER_VIEW:-1}" != 0 ] || exit 0
+src=test/compile/deprecated_api.cu
+compile "$tmp/reference.log" "$src" -arch=compute_90 -DARCHSCAN_DEPRECATED_REFERENCE "${includes[@]}"
+compile "$tmp/archscan.log" "$src" -arch=compute_90 "${includes[@]}"
+# A warning's location and kind: "file(line): warning #N-D" (the front ends) or "file:line:col: warning"
+# with its [-W...] flag (the host compiler); any other line that mentions a warning, whole (gcc's
+# quoted source lines left out).
+locations() {
+  { grep -i 'warning' "$1" || true; } | { grep -v '^ *[0-9]* |' || true; } |
+    sed -e 's/^\([^ ]*([0-9]*): warning #[0-9]*-D\).*/\1/' -e t \
+      -e 's/^\([^ ]*:[0-9]*:[0-9]*: warning\):.*\(\[-W[^]]*\]\)$/\1 \2/' | sort -u
+}
+locations "$tmp/reference.log" >"$tmp/reference.txt"
+locations "$tmp/archscan.log" >"$tmp/archscan.txt"
+extra=$(comm -13 "$tmp/reference.txt" "$tmp/archscan.txt")
+if [ -n "$extra" ]; then
+  echo "$extra"
+  grep -i -m 20 -A2 'include/archscan/.*warning' "$tmp/archscan.log" || true
+  echo "check_warnings: $src: archscan's policies warn where thrust::cuda::par does not" \
+    "($(grep -ci 'warning' "$tmp/archscan.log") warning lines) against $against"
+  exit 1
+fi
+echo "check_warnings: $src: no warning beyond thrust::cuda::par's against $against" \
+  "(the reference's $(wc -l <"$tmp/reference.txt") warning locations, none more)"
