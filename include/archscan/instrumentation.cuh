@@ -32,6 +32,29 @@ enum class entry : int {
   count
 };
 
+//! The Thrust entry point `e` belongs to (all its overloads share one name), as NVTX ranges name it.
+constexpr char const* algorithm_name(entry e) noexcept {
+  switch (e) {
+    case entry::inclusive_scan:
+    case entry::inclusive_scan_op:
+    case entry::inclusive_scan_init_op: return "inclusive_scan";
+    case entry::exclusive_scan:
+    case entry::exclusive_scan_init:
+    case entry::exclusive_scan_init_op: return "exclusive_scan";
+    case entry::inclusive_scan_by_key:
+    case entry::inclusive_scan_by_key_pred:
+    case entry::inclusive_scan_by_key_pred_op: return "inclusive_scan_by_key";
+    case entry::exclusive_scan_by_key:
+    case entry::exclusive_scan_by_key_init:
+    case entry::exclusive_scan_by_key_init_pred:
+    case entry::exclusive_scan_by_key_init_pred_op: return "exclusive_scan_by_key";
+    case entry::transform_inclusive_scan:
+    case entry::transform_inclusive_scan_init: return "transform_inclusive_scan";
+    case entry::transform_exclusive_scan: return "transform_exclusive_scan";
+    default: return "scan";
+  }
+}
+
 //! How many times `e` has been entered in this process (all threads).
 std::uint64_t calls(entry e) noexcept;
 

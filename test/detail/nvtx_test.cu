@@ -47,7 +47,8 @@ seen around(F&& call) {
 
 std::string formatted(entry e, const char* family, std::int64_t n, bool across) {
   char buf[archscan::detail::scan_range_name_capacity];
-  const std::size_t len = archscan::detail::format_scan_range_name(buf, e, family, n, across);
+  const char* algorithm  = archscan::instrumentation::algorithm_name(e);
+  const std::size_t len = archscan::detail::format_scan_range_name(buf, algorithm, family, n, across);
   EXPECT_EQ(len, std::string(buf).size());
   return buf;
 }
@@ -72,7 +73,7 @@ TEST(NvtxName, EveryEntryHasItsAlgorithm) {
       "exclusive_scan_by_key", "transform_inclusive_scan", "transform_inclusive_scan", "transform_exclusive_scan"};
   static_assert(sizeof(expected) / sizeof(expected[0]) == static_cast<int>(entry::count));
   for (int e = 0; e < static_cast<int>(entry::count); ++e) {
-    EXPECT_STREQ(archscan::detail::algorithm_name(entry(e)), expected[e]) << "entry " << e;
+    EXPECT_STREQ(archscan::instrumentation::algorithm_name(entry(e)), expected[e]) << "entry " << e;
   }
   EXPECT_STREQ(archscan::detail::family_name<archscan::native_tuning::family>, "native");
   EXPECT_STREQ(archscan::detail::family_name<archscan::blelloch_tuning::family>, "blelloch");

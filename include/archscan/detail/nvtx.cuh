@@ -24,9 +24,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <archscan/instrumentation.cuh>
-#include <archscan/tuning.cuh>
-
 #ifndef ARCHSCAN_DISABLE_NVTX
 #include <optional>
 
@@ -42,55 +39,19 @@ struct nvtx_domain {
 
 namespace detail {
 
-//! The Thrust entry point an instrumentation entry belongs to (all its overloads share one name).
-constexpr char const* algorithm_name(instrumentation::entry e) noexcept {
-  using instrumentation::entry;
-  switch (e) {
-    case entry::inclusive_scan:
-    case entry::inclusive_scan_op:
-    case entry::inclusive_scan_init_op: return "inclusive_scan";
-    case entry::exclusive_scan:
-    case entry::exclusive_scan_init:
-    case entry::exclusive_scan_init_op: return "exclusive_scan";
-    case entry::inclusive_scan_by_key:
-    case entry::inclusive_scan_by_key_pred:
-    case entry::inclusive_scan_by_key_pred_op: return "inclusive_scan_by_key";
-    case entry::exclusive_scan_by_key:
-    case entry::exclusive_scan_by_key_init:
-    case entry::exclusive_scan_by_key_init_pred:
-    case entry::exclusive_scan_by_key_init_pred_op: return "exclusive_scan_by_key";
-    case entry::transform_inclusive_scan:
-    case entry::transform_inclusive_scan_init: return "transform_inclusive_scan";
-    case entry::transform_exclusive_scan: return "transform_exclusive_scan";
-    default: return "scan";
-  }
-}
-
-//! The name of a family tag (tuning.cuh); "custom" for a tag of the user's own.
-template <class Family>
-inline constexpr char const* family_name = "custom";
-template <>
-inline constexpr char const* family_name<blelloch_family> = "blelloch";
-template <>
-inline constexpr char const* family_name<kepler_family> = "kepler";
-template <>
-inline constexpr char const* family_name<turing_family> = "turing";
-template <>
-inline constexpr char const* family_name<native_family> = "native";
-
 //! Room for the longest name: "archscan::" + a 24-character algorithm + a family + 20 digits + suffix.
 inline constexpr std::size_t scan_range_name_capacity = 128;
 
 //! Writes the range's name (see the file comment) into `out`, NUL-terminated and truncated to fit;
 //! returns its length. Allocation-free.
-inline std::size_t format_scan_range_name(char (&out)[scan_range_name_capacity], instrumentation::entry e,
+inline std::size_t format_scan_range_name(char (&out)[scan_range_name_capacity], char const* algorithm,
                                           char const* family, std::int64_t n, bool across) noexcept {
   std::size_t len = 0;
   auto put        = [&](char const* s) {
     for (; *s != '\0' && len + 1 < scan_range_name_capacity; ++s) out[len++] = *s;
   };
   put("archscan::");
-  put(algorithm_name(e));
+  put(algorithm);
   put(" ");
   put(family);
   put(" n=");
@@ -109,25 +70,27 @@ inline std::size_t format_scan_range_name(char (&out)[scan_range_name_capacity],
   return len;
 }
 
-//! The NVTX range of one scan call, open for the object's lifetime (scoped: closed on return or throw).
-//! Named from the entry, the tuning's family, n and `Across` (the policy scans across ranks).
-template <class Tuning, bool Across>
-class scan_range {
+//! The NVTX range of one scan call, open for the object's lifetime (scoped: closed on return or throw),
+//! named from the algorithm, the family, n and whether the call scans across ranks (thrust/run_scan.cuh's
+//! `scan_range` names them from the overload and the policy).
+class nvtx_scan_range {
  public:
-  scan_range(instrumentation::entry e, std::int64_t n) noexcept {
+  nvtx_scan_range(char const* algorithm, char const* family, std::int64_t n, bool across) noexcept {
 #ifndef ARCHSCAN_DISABLE_NVTX
     // Null when no tool is attached: then nothing is formatted and nothing is pushed.
     if (static_cast<nvtxDomainHandle_t>(nvtx3::domain::get<nvtx_domain>()) == nullptr) return;
     char name[scan_range_name_capacity];
-    format_scan_range_name(name, e, family_name<typename Tuning::family>, n, Across);
+    format_scan_range_name(name, algorithm, family, n, across);
     range_.emplace(nvtx3::event_attributes{nvtx3::message{name}});
 #else
-    (void)e;
+    (void)algorithm;
+    (void)family;
     (void)n;
+    (void)across;
 #endif
   }
-  scan_range(scan_range const&)            = delete;
-  scan_range& operator=(scan_range const&) = delete;
+  nvtx_scan_range(nvtx_scan_range const&)            = delete;
+  nvtx_scan_range& operator=(nvtx_scan_range const&) = delete;
 
  private:
 #ifndef ARCHSCAN_DISABLE_NVTX

@@ -35,6 +35,25 @@ inline constexpr bool across_ranks = false;
 template <class Tuning, bool Blocking>
 inline constexpr bool across_ranks<comm_policy<Tuning, Blocking>> = true;
 
+//! The name of a family tag (tuning.cuh) in NVTX ranges; "custom" for a tag of the user's own.
+template <class Family>
+inline constexpr char const* family_name = "custom";
+template <>
+inline constexpr char const* family_name<blelloch_family> = "blelloch";
+template <>
+inline constexpr char const* family_name<kepler_family> = "kepler";
+template <>
+inline constexpr char const* family_name<turing_family> = "turing";
+template <>
+inline constexpr char const* family_name<native_family> = "native";
+
+//! The NVTX range of one call of entry `e` with a policy of `Tuning`, across ranks or not (detail/nvtx.cuh).
+template <class Tuning, bool Across>
+struct scan_range : nvtx_scan_range {
+  scan_range(instrumentation::entry e, std::int64_t n) noexcept
+      : nvtx_scan_range(instrumentation::algorithm_name(e), family_name<typename Tuning::family>, n, Across) {}
+};
+
 //! The step every scan-family overload takes: counts the overload's entry `e` (instrumentation.cuh),
 //! opens the call's NVTX range (detail/nvtx.cuh) for the rest of the call, builds the problem (contiguous
 //! iterators unwrapped to raw pointers, the operator held as Thrust holds it: a copy, callable whatever its
