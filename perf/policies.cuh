@@ -48,7 +48,7 @@ struct native_tree_hooks {  // the look-back's windows folded as a tree: what de
 };
 using native_tree = with_hooks<native_tuning, native_tree_hooks>;
 
-//! A tuning row given by its numbers (tuning.cuh, `example_row`), for the shapes that perf programs
+//! A tuning row given by its numbers (tuning/shape.cuh, `example_row`), for the shapes that perf programs
 //! vary: perf/sweep.cu, and a probe's list when it tries other rows.
 template <int Threads, int Items, int MinBlocks, int SmallItems = Items>
 struct shape_row {
@@ -61,7 +61,7 @@ struct shape_row {
 //! native with its int32 row (row_4) of one shape, `Threads` x `Items` at `MinBlocks` an SM for its full,
 //! small and single tiles alike, and its look-back's first poll and L2 prefetch as given: a user's
 //! tuning, for the programs that ask what a tile's shape or a wait costs (perf/floor.cu, perf/roof.cu).
-//! `StagedFrom`, `StagedMinBlocks`: the staged look-back's row fields (tuning.cuh, example_staged_row;
+//! `StagedFrom`, `StagedMinBlocks`: the staged look-back's row fields (tuning/shape.cuh, example_staged_row;
 //! INT64_MAX: never staged), taken on devices where native takes it.
 template <int Threads, int Items, int MinBlocks = native_tuning::row_4::min_blocks_per_sm,
           unsigned DelayNs = native_tuning::lookback_delay_ns, int PrefetchPercent = native_tuning::l2_prefetch_ahead_percent,
@@ -81,8 +81,8 @@ struct native_int32_shaped : native_tuning {
   static constexpr int l2_prefetch_ahead_percent = PrefetchPercent;
 };
 
-//! native with its packed rows (one- and two-byte items: tuning_native.cuh, packed_rows) staged from
-//! `StagedFrom` items at `StagedMinBlocks` an SM (tuning.cuh, example_staged_row; INT64_MAX: never
+//! native with its packed rows (one- and two-byte items: tuning/native.cuh, packed_rows) staged from
+//! `StagedFrom` items at `StagedMinBlocks` an SM (tuning/shape.cuh, example_staged_row; INT64_MAX: never
 //! staged), taken on devices where native takes it: for perf/roof.cu's narrow cases.
 template <std::int64_t StagedFrom, int StagedMinBlocks = 3>
 struct native_packed_staged : native_tuning {
@@ -98,7 +98,7 @@ struct native_packed_staged : native_tuning {
   };
 };
 
-//! native with its 8-byte row (row_8) staged from `StagedFrom` items at `StagedMinBlocks` an SM (tuning.cuh,
+//! native with its 8-byte row (row_8) staged from `StagedFrom` items at `StagedMinBlocks` an SM (tuning/shape.cuh,
 //! example_staged_row; INT64_MAX: never staged) and its large tiles from `LargeFrom` (INT64_MAX: never, so
 //! that the full tiles, the only ones that stage, run every look-back size): for perf/roof.cu's 8-byte cases.
 template <std::int64_t StagedFrom, int StagedMinBlocks = 3, std::int64_t LargeFrom = native_tuning::row_8::large_from_items>
@@ -119,7 +119,7 @@ inline const policy<Tuning, false> nosync_policy{};
 //! a change to the ordered fold (as for d7d9f05's segment-relative fold). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
 //! and docs/design-notes.md.
-//! Last: where an exact operator's wave should fold in order (tuning_native.cuh,
+//! Last: where an exact operator's wave should fold in order (tuning/native.cuh,
 //! wave_tree_max_run_bytes): native beside the same tuning folding such waves always in order (0)
 //! and always as a tree (no limit), over integer sums, by key too, and the declared product (since
 //! 3943897 only declared operators may fold in order).

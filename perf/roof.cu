@@ -13,12 +13,12 @@
 //!   tile_..._x        the same with the stores' exchange through shared memory and a barrier, as a scan
 //!                     tile's store phase has (each warp stores what another warp loaded)
 //!   native            thrust::exclusive_scan(archscan::native_nosync) of the input
-//!   native_unstaged   native's row without the staged look-back (tuning.cuh, example_staged_row)
+//!   native_unstaged   native's row without the staged look-back (tuning/shape.cuh, example_staged_row)
 //!   native_staged     native's row staged from every look-back size, where the device takes it
-//!                     (tuning_native.cuh, staged_min_memory_gbps); _b2: at 2 blocks an SM;
+//!                     (tuning/native.cuh, staged_min_memory_gbps); _b2: at 2 blocks an SM;
 //!                     _prefetchP: with the L2 prefetch P percent of the first set ahead (native: 50)
 //!   cub               cub::DeviceScan::ExclusiveSum
-//! Section narrow: int16 and int8 at 2^26 .. 2^30 (their packed rows: tuning_native.cuh, packed_rows):
+//! Section narrow: int16 and int8 at 2^26 .. 2^30 (their packed rows: tuning/native.cuh, packed_rows):
 //! memcpy, native, native_unstaged (never staged), native_staged (from every look-back size, 3 blocks an
 //! SM; _b2: 2) and cub.
 //! Section wide: int64 and double at 2^21 .. 2^30 (row_8): memcpy, native, native_unstaged and
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
       auto variant = [&](const auto& policy) {
         return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
       };
-      // The staged look-back (tuning.cuh, example_staged_row): native takes it from 2^27 on devices of
+      // The staged look-back (tuning/shape.cuh, example_staged_row): native takes it from 2^27 on devices of
       // fast memory; here off, from every look-back size, and at 2 blocks an SM.
       constexpr std::int64_t never = INT64_MAX;
       calls.push_back({"native_unstaged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, never>>), expect::scan, 0, 0});

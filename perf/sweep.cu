@@ -41,10 +41,10 @@ struct turing_shape : archscan::turing_tuning {
 
 //! The policies' own tunings.
 struct turing_as_is : archscan::turing_tuning {
-  static std::string describe() { return "turing (tuning_turing.cuh)"; }
+  static std::string describe() { return "turing (tuning/turing.cuh)"; }
 };
 struct kepler_as_is : archscan::kepler_tuning {
-  static std::string describe() { return "kepler (tuning_kepler.cuh)"; }
+  static std::string describe() { return "kepler (tuning/kepler.cuh)"; }
 };
 
 //! A kepler tuning with the 4- and 8-byte rows and the register cap replaced.

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <archscan/tuning.cuh>
-#include <archscan/tuning_native.cuh>
-#include <archscan/tuning_turing.cuh>
+#include <archscan/tuning/native.cuh>
+#include <archscan/tuning/turing.cuh>
 
 #include "support/values.cuh"
 

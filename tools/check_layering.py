@@ -4,7 +4,7 @@
   tools/check_layering.py [--root REPO] [--allowlist FILE] [--write-allowlist] [--max-lines N]
 
 Scopes, top to bottom: tuning -> thrust -> dispatch -> kernel -> tile -> block -> warp. A header's
-scope is its folder; the headers directly in include/archscan/ (archscan.cuh, policy.cuh, tuning*.cuh,
+scope is its folder; the headers directly in include/archscan/ (archscan.cuh, policy.cuh, tuning.cuh,
 hooks.cuh, ...) are the top scope, tuning. detail/ holds utilities. The rules, per
 `#include <archscan/...>` line:
   skip      a header includes a scope more than one below its own;

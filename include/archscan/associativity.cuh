@@ -14,11 +14,11 @@
 //! by tile index, whatever route the device allows. A declared operator's waves (problems whose
 //! tiles are all resident at once) fold their aggregates as a tree instead, as they do for integer
 //! sums: fewer operations in a row, the same bits since no association changes them. Waves whose
-//! tree would leave each lane a long run of wide aggregates keep the order (tuning_native.cuh,
+//! tree would leave each lane a long run of wide aggregates keep the order (tuning/native.cuh,
 //! `wave_tree_max_run_bytes`: a choice by n, the accumulator's size and the tuning; on the H100 the
 //! order was faster there for the benchmark's 16-byte matrix product). And where a row's large
 //! tiles would run but its full tiles run the staged look-back on this device (8-byte accumulators
-//! from 2^24 items on the H200: tuning.cuh, `example_staged_row`), a declared operator takes the
+//! from 2^24 items on the H200: tuning/shape.cuh, `example_staged_row`), a declared operator takes the
 //! full tiles, as integer sums do. libcu++'s and Thrust's sums,
 //! products, minima, maxima and bitwise operations on integers are recognised without a
 //! declaration.

@@ -101,7 +101,7 @@ struct stream_policy : stream_policy_base<stream_policy<Tuning, Blocking>, Tunin
   }
 };
 
-//! An archscan execution policy. `Tuning` names the kernel family and its parameters (tuning.cuh);
+//! An archscan execution policy. `Tuning` names the kernel family and its parameters (tuning/shape.cuh);
 //! a user may pass a tuning struct of their own with the same fields.
 template <class Tuning, bool Blocking = true>
 struct policy
@@ -127,7 +127,7 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! A single pass for today's GPUs, bitwise deterministic, floating point included: every association
 //! depends only on tile indices (tile/lookback.cuh, `segment_lookback`), and the tile shape only on
 //! the accumulator's size and n (an operator exact under any association, whose bits no tile shape
-//! changes, may also take other tiles by the device: tuning.cuh, example_staged_row), so results are
+//! changes, may also take other tiles by the device: tuning/shape.cuh, example_staged_row), so results are
 //! a function of n, the operator, the types and the tuning,
 //! not of timing, occupancy or the SM count (test/thrust/determinism_test.cu forces several
 //! resident-block counts and every route and compares bits). Temporary storage: one state per tile
@@ -137,7 +137,7 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! that large) on sm_90 and newer, when the build holds code for sm_90 or newer and 16 accumulators
 //! fit beside the tile within its shared memory limit (otherwise: a wave). A wave of an operator
 //! that the user declares exactly associative (associativity.cuh) folds as a tree while its lanes'
-//! runs are short (tuning_native.cuh, `wave_tree_max_run_bytes`): the same bits if the declaration
+//! runs are short (tuning/native.cuh, `wave_tree_max_run_bytes`): the same bits if the declaration
 //! is true.
 inline const policy<native_tuning> native{};
 inline const policy<native_tuning, false> native_nosync{};

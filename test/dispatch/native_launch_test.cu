@@ -81,7 +81,7 @@ TEST(NativeLaunch, BackToBackCallsWaitForASlowReset) {
   expect_back_to_back_calls_right<archscan::with_hooks<archscan::native_tuning, slow_reset>>();
 }
 
-//! The staged look-back (tuning.cuh, example_staged_row) waits for its reset the same way.
+//! The staged look-back (tuning/shape.cuh, example_staged_row) waits for its reset the same way.
 using staged_everywhere = staged_from<archscan::native_tuning, 0>;
 
 TEST(NativeLaunch, StagedBackToBackCallsWaitForASlowReset) {

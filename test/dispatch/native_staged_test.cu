@@ -1,4 +1,4 @@
-// The native look-back's staged schedule (tuning.cuh, example_staged_row; dispatch/native_dispatch.cuh):
+// The native look-back's staged schedule (tuning/shape.cuh, example_staged_row; dispatch/native_dispatch.cuh):
 // when the plan takes it, and that it scans right. Its bits against the ordinary look-back's are
 // checked in test/thrust/determinism_test.cu (StagedAndPlainLookbackGiveTheSameBits).
 

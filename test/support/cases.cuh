@@ -59,7 +59,7 @@ struct value_op {
   using op    = O;
 };
 
-//! The policies of `List` (a policy_list) whose tuning is of family `Family` (a tag of tuning.cuh).
+//! The policies of `List` (a policy_list) whose tuning is of family `Family` (a tag of tuning/shape.cuh).
 template <class Family, class P>
 using of_family = std::conditional_t<std::is_same_v<typename P::tuning::family, Family>, type_list<P>, type_list<>>;
 template <class List>
@@ -128,7 +128,7 @@ struct per_policy<policy_list<P...>> {
 };
 using policy_cases = typename per_policy<all_policies>::type;
 
-//! One case per policy of family `Family` (a tag of tuning.cuh), for tests heavy enough to compile
+//! One case per policy of family `Family` (a tag of tuning/shape.cuh), for tests heavy enough to compile
 //! in one translation unit per family.
 template <class Family>
 using family_policy_cases = typename per_policy<typename family_policies<Family, all_policies>::type>::type;

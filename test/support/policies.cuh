@@ -71,7 +71,7 @@ struct on_segment_states : Base {
   };
 };
 
-//! `Base` (a native tuning) with the staged look-back (tuning.cuh, example_staged_row) for row_4, row_8
+//! `Base` (a native tuning) with the staged look-back (tuning/shape.cuh, example_staged_row) for row_4, row_8
 //! and the packed rows (int8 and int16 through raw pointers) from `From` items on every device, whatever
 //! its memory; the packed rows at `PackedMinBlocks` blocks an SM. row_8's large tiles never stage: past
 //! its large_from_items only exact operators stage (on its full tiles).

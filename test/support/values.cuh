@@ -104,7 +104,7 @@ inline std::vector<std::int64_t> short_sizes() {
   return {0, 1, 2, 33, 1023, 1024, 1025, 4097, 65537, 1000003};  // 1024: native's single tiles, full
 }
 
-//! The items of one of `Tuning`'s tiles for `T`: its row for sizeof(T) (tuning.cuh), at
+//! The items of one of `Tuning`'s tiles for `T`: its row for sizeof(T) (tuning/shape.cuh), at
 //! items_per_thread (none of the small, large or single tiles of a native row).
 template <class Tuning, class T>
 constexpr std::int64_t row_tile_items() {
@@ -112,7 +112,7 @@ constexpr std::int64_t row_tile_items() {
   return static_cast<std::int64_t>(row::block_threads) * row::items_per_thread;
 }
 
-//! Sizes around a native row's large tiles (taken from its large_from_items up: tuning.cuh), beyond
+//! Sizes around a native row's large tiles (taken from its large_from_items up: tuning/shape.cuh), beyond
 //! the lists above: just below, at and above the threshold, whole tiles only, and a partial last tile.
 template <class Row>
 std::vector<std::int64_t> sizes_around_large_tiles() {

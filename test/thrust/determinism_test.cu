@@ -261,7 +261,7 @@ TEST(NativeDeterminism, ClusterWaveAndLookbackGiveTheSameBits) {
 }
 
 //! native's 4- and 8-byte rows as 256 threads of `Items` items in every tile: the shape of native's
-//! single tiles for problems of at most 256 x `Items` items (tuning.cuh, `single_items_per_thread` up
+//! single tiles for problems of at most 256 x `Items` items (tuning/shape.cuh, `single_items_per_thread` up
 //! to `single_max_items_per_thread`; at 16, row_8's own full tile).
 template <int Items>
 struct native_items : archscan::native_tuning {
@@ -397,7 +397,7 @@ struct affine_mix {
   }
 };
 
-//! The staged look-back (tuning.cuh, example_staged_row: persistent blocks, two tiles each in shared
+//! The staged look-back (tuning/shape.cuh, example_staged_row: persistent blocks, two tiles each in shared
 //! memory) loads, folds and walks as the ordinary one: the same bits, float sums and a float operator
 //! that neither associates nor commutes (any other association or operand order changes the bits),
 //! out of place and in place; and packed int16 and int8 tiles (a stage read a vector at a time, each
@@ -765,7 +765,7 @@ TEST(NativeDeterminism, DeclarationReachesTheWaveAlone) {
     EXPECT_NE(tree, wave) << entry << ", declared: the wave folds as a tree";
     EXPECT_EQ(run(few, entry, archscan::policy<native_lookback_only>{}, declared_affine_mix{}), lookback)
         << entry << ", declared: the look-back keeps its order";
-    // Past the tree's longest run (tuning_native.cuh, wave_tree_max_run_bytes) the dispatch
+    // Past the tree's longest run (tuning/native.cuh, wave_tree_max_run_bytes) the dispatch
     // launches the wave that folds a declared operator in order; these 8 tiles keep the tree.
     EXPECT_EQ(run(few, entry, archscan::policy<native_short_tree_runs>{}, declared_affine_mix{}), tree)
         << entry << ", declared, 8 tiles: the tree";

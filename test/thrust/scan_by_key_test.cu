@@ -16,7 +16,7 @@ namespace {
 using namespace archscan::test;
 using namespace archscan::test::by_key_suite;
 
-//! native's by-key rows take large tiles from their large_from_items up (tuning.cuh), beyond
+//! native's by-key rows take large tiles from their large_from_items up (tuning/shape.cuh), beyond
 //! short_sizes(): sizes_around_large_tiles.
 template <class Value>
 void run_around_large_tiles() {

@@ -66,7 +66,7 @@ TYPED_TEST(ScanTest, ExclusiveScan) {
   run_form<TypeParam>(scan_form::exclusive_init);
 }
 
-//! native's large tiles (a row's third tile, taken from its large_from_items up: tuning.cuh) lie
+//! native's large tiles (a row's third tile, taken from its large_from_items up: tuning/shape.cuh) lie
 //! beyond test_sizes(): sizes_around_large_tiles, in every form.
 
 TEST(NativeLargeTiles, AroundTheirThreshold) {
@@ -81,7 +81,7 @@ TEST(NativeLargeTiles, AroundTheirThreshold) {
   }
 }
 
-//! native's bulk stores (sm_90 on: tuning_native.cuh's bulk_store_min_bytes) write the large tiles
+//! native's bulk stores (sm_90 on: tuning/native.cuh's bulk_store_min_bytes) write the large tiles
 //! of 16-byte items, which the shipped row takes from 2^22 items only: too large for the sanitizers
 //! (tools/sanitize.sh leaves *LargeTiles* out). A tuning whose row_16 takes them from 2^14 items
 //! runs the same tiles over a cluster (5 tiles), a wave (40) and a look-back (300), each with a

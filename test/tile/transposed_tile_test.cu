@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <archscan/tile/transposed_tile.cuh>
-#include <archscan/tuning_native.cuh>
-#include <archscan/tuning_turing.cuh>
+#include <archscan/tuning/native.cuh>
+#include <archscan/tuning/turing.cuh>
 #include <cuda/std/functional>
 
 #include "support/values.cuh"
@@ -68,7 +68,7 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   SUCCEED();
 }
 
-// The staged look-back (tuning.cuh, example_staged_row) takes full tiles of 16-byte vectors of one width
+// The staged look-back (tuning/shape.cuh, example_staged_row) takes full tiles of 16-byte vectors of one width
 // in and out, packed or not, items not split by key; its two stages and three blocks fit an sm_90 SM
 // (227 KiB of shared memory).
 template <class Row, class T, class Op, int Items>

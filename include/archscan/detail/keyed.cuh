@@ -31,7 +31,7 @@ struct keyed {
   static constexpr std::uint8_t restarts_bit = 1;
   //! The item after r starts a new segment.
   static constexpr std::uint8_t closes_bit = 2;
-  //! What an item holds in registers, for the choice of a tuning's row (tuning.cuh, `row_for_accum`):
+  //! What an item holds in registers, for the choice of a tuning's row (tuning/rows.cuh, `row_for_accum`):
   //! the value's 32-bit words and one word for the flags, not sizeof, which rounds to V's alignment.
   static constexpr std::size_t row_bytes = (sizeof(V) + 3) / 4 * 4 + 4;
 

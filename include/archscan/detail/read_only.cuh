@@ -9,8 +9,6 @@
 
 #include <type_traits>
 
-#include <archscan/tuning.cuh>
-
 namespace archscan::detail {
 
 template <class U>
@@ -26,8 +24,9 @@ inline constexpr bool ldg_input = false;
 template <class U>
 inline constexpr bool ldg_input<U*> = ldg_value<std::remove_cv_t<U>>;
 
-//! Whether a tile of a tuning that asks for `load` reads input iterator `It` with `__ldg`.
-template <load_kind Load, class It>
-inline constexpr bool loads_read_only = Load == load_kind::read_only && ldg_input<It>;
+//! Whether a tile of a tuning that asks for the read-only path (`ReadOnly`: its `load` is
+//! load_kind::read_only, tuning/shape.cuh) reads input iterator `It` with `__ldg`.
+template <bool ReadOnly, class It>
+inline constexpr bool loads_read_only = ReadOnly && ldg_input<It>;
 
 }  // namespace archscan::detail

@@ -4,7 +4,7 @@
 #endif
 //! \file The contract between dispatch/dispatch_scan.cuh and a kernel family, and what families share.
 //!
-//! A family `F` (a tag in tuning.cuh) specializes `family_dispatch<F>` with two steps:
+//! A family `F` (a tag in tuning/shape.cuh) specializes `family_dispatch<F>` with two steps:
 //!
 //!   template <class Tuning, class Hooks, class Problem>
 //!   static plan_type plan(const Problem&, const detail::device_facts&);

@@ -22,7 +22,7 @@
 //! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
 //! then the scan. From a row's `staged_from_items` up, on a device whose memory reaches the tuning's
 //! `staged_min_memory_gbps`, with 16-byte aligned input and output, the look-back of the row's full
-//! tiles runs staged instead: persistent blocks with two tiles each in shared memory (tuning.cuh,
+//! tiles runs staged instead: persistent blocks with two tiles each in shared memory (tuning/shape.cuh,
 //! example_staged_row; the same tiles and folds; large tiles never stage). Both multi-tile routes fold
 //! tile aggregates in one order fixed by tile indices (`segment_lookback`; a wave of an operator exact
 //! under any association, detail/exact_fold.cuh, as a tree, a declared one's while its lanes' runs are
@@ -61,7 +61,7 @@ struct native_plan_input {
   int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
   bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
   int cluster_max_tiles = 0;   //!< the most tiles one cluster of the cluster kernel holds here (0: none)
-  //! An exact operator's wave folds in order past runs of this many bytes (tuning_native.cuh's
+  //! An exact operator's wave folds in order past runs of this many bytes (tuning/native.cuh's
   //! wave_tree_max_run_bytes; the maximum: never, as for every other operator, which folds in order
   //! always).
   std::size_t wave_tree_max_run_bytes = ~std::size_t{0};
@@ -88,7 +88,7 @@ constexpr bool native_full_tiles_first(std::int64_t n, int full_tile_items, int 
          extra_bytes <= static_cast<std::size_t>(max_extra_bytes);
 }
 
-//! Whether a problem of `n` items takes the row's large tiles (tuning.cuh, `example_large_row`): from
+//! Whether a problem of `n` items takes the row's large tiles (tuning/shape.cuh, `example_large_row`): from
 //! `from_items` items up, and more than one of them. Again a function of n and the tuning alone.
 constexpr bool native_large_tiles(std::int64_t n, int large_tile_items, std::int64_t from_items) {
   return n >= from_items && n > large_tile_items;
@@ -115,7 +115,7 @@ constexpr bool native_wave_in_order(const native_plan_input& in) {
   return native_wave_in_order(detail::ceil_div(in.n, in.tile_items), in.accum_bytes, in.wave_tree_max_run_bytes);
 }
 
-//! Whether a look-back of `n` items runs staged (tuning.cuh, `example_staged_row`): from the row's
+//! Whether a look-back of `n` items runs staged (tuning/shape.cuh, `example_staged_row`): from the row's
 //! `from_items` up, on a device whose memory's peak bandwidth reaches the tuning's `min_gbps`. Timing
 //! only (the same tiles and folds), so a choice by the device as well as n.
 constexpr bool native_staged(std::int64_t n, std::int64_t from_items, int memory_gbps, int min_gbps) {

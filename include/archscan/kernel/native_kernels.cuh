@@ -16,7 +16,7 @@ namespace archscan::kernel {
 //! `Items`: the row's items_per_thread, its small_items_per_thread for problems of few small tiles, its
 //! large_items_per_thread for problems from its large_from_items up, or one of its single tiles' item
 //! counts (single_items_per_thread up to single_max_items_per_thread) for problems that one such tile
-//! covers (tuning.cuh).
+//! covers (tuning/shape.cuh).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 
@@ -25,7 +25,7 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 //! the order costs. Operators exact under any association (integer sums, minima, maxima, bitwise)
 //! take the ordered walk in the look-back and a cluster too (with 8192-item tiles it outran the
 //! tree), and in a wave the tree (fewer steps in a row) unless `ExactInOrder` (the dispatch's choice
-//! for long runs, tuning_native.cuh's wave_tree_max_run_bytes): the same bits either way.
+//! for long runs, tuning/native.cuh's wave_tree_max_run_bytes): the same bits either way.
 template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(Threads) native_reset_states(void* d_temp, std
 }
 
 //! Tiles taken from the counter of `st`, their prefixes from the segmented look-back. The row's
-//! look-back minimum of blocks an SM (tuning.cuh, `example_lookback_row`).
+//! look-back minimum of blocks an SM (tuning/shape.cuh, `example_lookback_row`).
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::lookback_min_blocks_for<Row, Items>)
     native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::lo
       p, st, tiles, Tuning::lookback_delay_ns, smem, first_set);
 }
 
-//! The staged look-back (tuning.cuh, `example_staged_row`): persistent blocks of the row's threads and
+//! The staged look-back (tuning/shape.cuh, `example_staged_row`): persistent blocks of the row's threads and
 //! one look-back warp, the row's staged minimum of them an SM, two tiles each in shared memory.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__((native_tile<Tuning, Row, Hooks, Problem, Items>::staged_threads),

@@ -35,7 +35,7 @@ inline constexpr bool across_ranks = false;
 template <class Tuning, bool Blocking>
 inline constexpr bool across_ranks<comm_policy<Tuning, Blocking>> = true;
 
-//! The name of a family tag (tuning.cuh) in NVTX ranges; "custom" for a tag of the user's own.
+//! The name of a family tag (tuning/shape.cuh) in NVTX ranges; "custom" for a tag of the user's own.
 template <class Family>
 inline constexpr char const* family_name = "custom";
 template <>

@@ -183,7 +183,7 @@ inline constexpr bool whole_segments<segmented_aggregates<T, true>> = true;
 //! The walk a tuning gives accumulators of type `T`: the chain of prefixes for those of at most its
 //! `prefix_chain_max_bytes` (for by-key items `keyed_prefix_chain_max_bytes`), the segment states
 //! otherwise (and for tunings of families without this walk, which never take it). A tile may
-//! choose otherwise (a native row's `large_chained`, tuning.cuh).
+//! choose otherwise (a native row's `large_chained`, tuning/shape.cuh).
 template <class T, class Config, class = void>
 struct chained_by_size_of : std::false_type {};
 template <class T, class Config>

@@ -31,7 +31,8 @@ struct striped_tile {
                                          Tuning::warp_exchange == warp_exchange_kind::shuffle, Tuning::smem_word_bytes>;
   using state_t    = tile_state<T, packs_state<Tuning, T>>;
   static constexpr int tile_items = block_scan::tile_items;
-  static constexpr bool ldg = detail::loads_read_only<Tuning::load, typename Problem::input_iterator>;
+  static constexpr bool ldg =
+      detail::loads_read_only<Tuning::load == load_kind::read_only, typename Problem::input_iterator>;
 
   struct storage {
     typename block_scan::storage scan;

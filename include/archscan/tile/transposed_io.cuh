@@ -41,7 +41,7 @@ namespace archscan::tile {
 
 //! `Row`: the tuning's row for the accumulator; `ItemsPerThread`: its items_per_thread, its
 //! small_items_per_thread for problems of few small tiles, its large_items_per_thread (native,
-//! tuning.cuh) for large problems, or one of its single tiles' item counts (native, from
+//! tuning/shape.cuh) for large problems, or one of its single tiles' item counts (native, from
 //! single_items_per_thread up to single_max_items_per_thread) for problems that one such tile covers
 //! (fewer where the tile would not fit, `items`).
 template <class Problem, class Tuning, class Row, int ItemsPerThread>
@@ -156,7 +156,7 @@ struct transposed_io {
       splits_keyed && transposes && vectors_fit<key_element, items>() && vectors_fit<value_element, items>();
   //! Those full tiles of unpacked items store each warp's segment by the bulk copy unit (sm_90 and newer)
   //! when a lane's vectors are an odd count, so that its blocked items are already in the memory's
-  //! order, and the segment has at least the tuning's bulk_store_min_bytes (tuning_native.cuh).
+  //! order, and the segment has at least the tuning's bulk_store_min_bytes (tuning/native.cuh).
   //! Whatever the pass; the device pass for sm_90 on alone takes it (`bulk_stores`).
   static constexpr bool bulk_store_fit = [] {
     constexpr std::size_t min_bytes = detail::bulk_store_min_bytes<Tuning>::value;
@@ -223,7 +223,7 @@ struct transposed_io {
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
   __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {
-    if constexpr (detail::loads_read_only<Tuning::load, typename Problem::input_iterator>) {
+    if constexpr (detail::loads_read_only<Tuning::load == load_kind::read_only, typename Problem::input_iterator>) {
       return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
     }
     if constexpr (Tuning::narrow_index_arithmetic) return q.load(off);

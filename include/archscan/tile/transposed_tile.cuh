@@ -82,7 +82,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
   using look      = window_lookback<T, Tuning>;
   //! native's walk (tile/lookback.cuh): the tuning's by the accumulator's size, or the chain of
-  //! prefixes for a row's large tiles that ask for it (`large_chained`, tuning.cuh). The same bits.
+  //! prefixes for a row's large tiles that ask for it (`large_chained`, tuning/shape.cuh). The same bits.
   using segment_walk = segment_lookback<T, Tuning,
                                         detail::large_tiles_chained<Row, ItemsPerThread> || chained_by_size<T, Tuning>>;
   using hooks     = detail::hook_traits<Hooks>;
@@ -178,7 +178,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     }
   }
 
-  //! ---- The staged look-back (native rows with staged_from_items: tuning.cuh, example_staged_row) ----
+  //! ---- The staged look-back (native rows with staged_from_items: tuning/shape.cuh, example_staged_row) ----
   //! The staged kernel's block: the workers and one look-back warp.
   static constexpr int staged_threads = threads + 32;
   //! Its shared memory: the tile's own (whose exchange regions are the first stage), a second stage, and
@@ -296,7 +296,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! only wait at the barrier) asks the L2 for the input of the tile `prefetch_ahead` (= first_set x
   //! l2_prefetch_ahead_percent / 100) after this one, which a block claims about half a tile's life
   //! later at 50: the memory fetches during the waits what that tile would otherwise load itself
-  //! (tuning_native.cuh). Full tiles of contiguous inputs alone (detail::contiguous_source: pointers,
+  //! (tuning/native.cuh). Full tiles of contiguous inputs alone (detail::contiguous_source: pointers,
   //! device_vector iterators, transforms of them; by key the keys and values), so the range lies
   //! inside the input. Timing alone: the same loads follow, the same bits. Native's ordered look-back
   //! alone (segment_prefix): under the tree_fold hook the field does nothing.
@@ -495,7 +495,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     wave<T>::barrier();
     // Integer sums and the like give the same bits in any association: the tree's fold, without the
     // staging, its barrier and the segments' 31 steps in a row, unless the dispatch found its lanes'
-    // runs too long (`ExactInOrder`, tuning_native.cuh's wave_tree_max_run_bytes).
+    // runs too long (`ExactInOrder`, tuning/native.cuh's wave_tree_max_run_bytes).
     if constexpr (Ordered && (ExactInOrder || !detail::associates_exactly<typename Problem::op_type, T>)) {
       const T* a = d_aggregates;
       if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile

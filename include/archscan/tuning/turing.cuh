@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include <archscan/tuning.cuh>
+#include <archscan/tuning/shape.cuh>
 
 namespace archscan {
 

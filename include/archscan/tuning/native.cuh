@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <archscan/tuning.cuh>
+#include <archscan/tuning/shape.cuh>
 
 namespace archscan {
 
@@ -111,9 +111,9 @@ struct native_tuning {
   };
 
   //! Rows for one- and two-byte items that the tiles keep packed, four or two to a register (raw
-  //! pointers in and out of the same width, tuning.cuh): a 256x64 tile fits 64 registers a thread,
+  //! pointers in and out of the same width, tuning/shape.cuh): a 256x64 tile fits 64 registers a thread,
   //! so 4 blocks an SM (unpacked, row_1 and row_2 need 128 and spill at 64). The same tiles as
-  //! row_1 and row_2 (tuning.cuh requires it): the association, so the bits, must not depend on
+  //! row_1 and row_2 (tuning/shape.cuh requires it): the association, so the bits, must not depend on
   //! the iterators.
   struct packed_rows {
     struct row_1 {  // H100, int8 exclusive sum, 2^30: 2430 GB/s (0.81 of copy, 2.47x CUB; 256x64 at 2 blocks: 0.59)
@@ -140,7 +140,7 @@ struct native_tuning {
     };
   };
 
-  //! Rows for by-key items, by the size of their value (tuning.cuh); a tuning derived from this one
+  //! Rows for by-key items, by the size of their value (tuning/shape.cuh); a tuning derived from this one
   //! that redefines a plain row redefines these too where by-key items should follow. Tiles hold
   //! by-key items as values and a word of flags (tile/transposed_io.cuh): keyed<int> 256x16 takes
   //! 64 registers and 256x28 80; keyed<double> 256x16 80 with 56 bytes of spills (measured faster
@@ -268,7 +268,7 @@ struct native_tuning {
   //! (5-25% slower).
   static constexpr int l2_prefetch_ahead_percent = 50;
 
-  //! The staged look-back (tuning.cuh, `example_staged_row`: row_4's full tiles from 2^26 items, packed
+  //! The staged look-back (tuning/shape.cuh, `example_staged_row`: row_4's full tiles from 2^26 items, packed
   //! row_2's from 2^28, row_8's from 2^24 for exact operators) runs on devices whose memory's peak
   //! bandwidth (clock x bus width) is at least this many GB/s: the H200 (4.9 TB/s), where it measured
   //! faster, and not the H100 (3.35 TB/s), where it has not been measured. 0: every device. Timing
@@ -292,7 +292,7 @@ struct native_tuning {
   //! 2^16..2^20; even counts, which need the exchange first, lost too (int32 256x32 1.013 at 2^28).
   static constexpr std::size_t bulk_store_min_bytes = 8192;
 
-  // The transposed tile's fields (tuning_turing.cuh documents each).
+  // The transposed tile's fields (tuning/turing.cuh documents each).
   static constexpr int carveout_fit                   = -1;
   static constexpr int carveout_unset                 = -2;
   static constexpr bool warp_transpose                = true;
