@@ -48,14 +48,19 @@ revision=${revision:-$(meta_value git)}
 [[ -n $revision ]] || echo "update_baseline.sh: warning: no revision (set ARCHSCAN_REVISION)" >&2
 
 dest=$root/perf/baselines/$gpu
-mkdir -p "$dest"
-rm -f "$dest"/bench_medians.json "$dest"/bench_medians.json.xz "$dest"/throughput_*.png "$dest"/meta.txt
-cp "$medians" "$dest/"
-grep -v '^revision:' "$run/meta.txt" > "$dest/meta.txt"
-[[ -z $revision ]] || echo "revision: $revision" >> "$dest/meta.txt"
+# The run's files are staged first: RESULTS_DIR may be the baseline folder itself.
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
 shopt -s nullglob
 plots=("$run"/throughput_*.png)
-[[ ${#plots[@]} -eq 0 ]] || cp "${plots[@]}" "$dest/"
+cp "$medians" "$run/meta.txt" "$stage/"
+[[ ${#plots[@]} -eq 0 ]] || cp "${plots[@]}" "$stage/"
+mkdir -p "$dest"
+rm -f "$dest"/bench_medians.json "$dest"/bench_medians.json.xz "$dest"/throughput_*.png "$dest"/meta.txt
+cp "$stage/$(basename "$medians")" "$dest/"
+grep -v '^revision:' "$stage/meta.txt" > "$dest/meta.txt"
+[[ -z $revision ]] || echo "revision: $revision" >> "$dest/meta.txt"
+[[ ${#plots[@]} -eq 0 ]] || cp "$stage"/throughput_*.png "$dest/"
 
 (cd "$root" && python3 perf/baseline_summary.py "perf/baselines/$gpu") > "$dest/summary.md"
 echo "update_baseline.sh: perf/baselines/$gpu from $run ($(du -sh "$dest" | cut -f1), ${#plots[@]} plots)"

@@ -26,7 +26,8 @@ if [ -n "${1:-}" ]; then
   # <prefix>/lib/cmake/cccl -> <prefix>/include/cccl (the wheel's layout, linked by tools/fetch_cccl.sh)
   includes+=(-I "$1/../../../include/cccl")
 fi
-version=$(printf '#include <cuda/version>\nCCCL_VERSION\n' | "$nvcc" -E -x c++ "${includes[@]}" - 2>/dev/null | tail -n 1)
+version=$(printf '#include <cuda/version>\nCCCL_VERSION\n' | "$nvcc" -E -x c++ "${includes[@]}" - 2>/dev/null | tail -n 1) ||
+  { echo "check_warnings: cannot preprocess <cuda/version> with $nvcc ${includes[*]}" >&2; exit 1; }
 against="CCCL $version, $("$nvcc" --version | sed -n 's/^Cuda compilation tools, //p')"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -64,7 +64,7 @@ if NCCL_ROOT=$(tools/nccl_root.sh); then
 fi
 
 # What the stamps compare: the hash of every source file that a build or a run reads.
-tree=$(find include test perf tools cmake examples CMakeLists.txt CMakePresets.json \
+tree=$(find include src test perf tools cmake examples CMakeLists.txt CMakePresets.json \
   \( -path perf/results -o -name __pycache__ \) -prune -o -type f -print0 2> /dev/null |
   LC_ALL=C sort -z | xargs -0 sha1sum | sha1sum | cut -c1-12)
 if [ -n "${ARCHSCAN_REV:-}" ]; then
@@ -265,7 +265,6 @@ step_sanitize() {
   grep -hv -e ': rc=0 ' -e ': no test matches' "$dir"/*.summary 2> /dev/null | head -n 20
   note="memcheck, racecheck, initcheck, synccheck over ${#programs[@]} programs: $runs runs, $clean clean,"
   note+=" $((runs - clean - skipped)) not clean, $skipped with no test selected"
-  [ "$rc" -eq 2 ] && rc=1  # sanitize.sh: 1 for any run that is not clean
   judge "$rc" "$dir/sanitize.txt"
 }
 
@@ -317,7 +316,7 @@ for step in "$@"; do
   dir=$work/$step
   t_step=$SECONDS
   # What a stamp must match besides the tree: the settings that change what the step builds or runs.
-  key="$tree $build ${ARCHSCAN_ARCH:-} ${ARCHSCAN_CCCL_DIR:-} ${ARCHSCAN_CMAKE_ARGS:-}"
+  key="$tree $build ${ARCHSCAN_ARCH:-} ${ARCHSCAN_CCCL_DIR:-} ${ARCHSCAN_CMAKE_ARGS:-} ${ARCHSCAN_TEST_TIMEOUT:-}"
   case $step in
     suite) key+=" labels=${ARCHSCAN_LABELS:-}" ;;
     probe) key+=" revs=${ARCHSCAN_PROBE_REVS:-}" ;;

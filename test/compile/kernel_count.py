@@ -52,6 +52,9 @@ def main(argv):
         names = demangle(entries(f.read()))
     kept = [n for n in names if not any(i in template_name(n) for i in IGNORED)]
     label = args.name or args.ptx
+    if not names:  # a PTX without a single entry is not a call site's: the count would mean nothing
+        print(f"{label}: FAIL: no .entry in {args.ptx}")
+        return 1
     print(f"{label}: {len(kept)} kernels ({len(names) - len(kept)} left out: {', '.join(IGNORED)})")
     for name, count in sorted(collections.Counter(template_name(n) for n in kept).items()):
         print(f"  {count:3d} {name}")

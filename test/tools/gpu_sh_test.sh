@@ -9,9 +9,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # A tree of its own (gpu.sh works in the tree it lies in, and its stamps hold that tree's hash): the
 # checkout may change while this runs.
-mkdir -p "$tmp/repo/tools" "$tmp/repo/include"
+mkdir -p "$tmp/repo/tools" "$tmp/repo/include" "$tmp/repo/src"
 cp "$src/tools/gpu.sh" "$src/tools/nccl_root.sh" "$tmp/repo/tools/"
 echo "// a header" > "$tmp/repo/include/a.cuh"
+echo "// a source" > "$tmp/repo/src/a.cpp"
 gpu_sh=$tmp/repo/tools/gpu.sh
 failures=0
 check() {  # DESCRIPTION COMMAND...: COMMAND must succeed
@@ -98,7 +99,10 @@ FORCE=1 "$gpu_sh" build > "$tmp/o" 2>&1
 check "FORCE=1: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 2 ]
 echo "// changed" >> "$tmp/repo/include/a.cuh"
 "$gpu_sh" build > "$tmp/o" 2>&1
-check "a changed source: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 3 ]
+check "a changed header: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 3 ]
+echo "// changed" >> "$tmp/repo/src/a.cpp"
+"$gpu_sh" build > "$tmp/o" 2>&1
+check "a changed source: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 4 ]
 FAKE_BUILD_RC=1 FORCE=1 "$gpu_sh" build > "$tmp/o" 2>&1
 check "a failed build: exit 1" [ $? -eq 1 ]
 check "a failed build: FAILED in its summary" grep -q 'build FAILED after \[2/2\]' <(tail -n 1 "$tmp/o")

@@ -149,7 +149,7 @@ struct small_tiles_max
                                   : own_small_tiles_max<Row>::value >= 0 ? own_small_tiles_max<Row>::value
                                                                          : Tuning::small_tiles_max> {};
 
-//! Optional fields of a native tuning (tuning_native.cuh documents them); a tuning without one goes
+//! Optional fields of a native tuning (tuning/native.cuh documents them); a tuning without one goes
 //! without what it asks for: the look-back's first set of tiles paces its loads by
 //! `first_set_stagger_cycles_per_kib`, its look-back tiles ask the L2 for a later tile's input by
 //! `l2_prefetch_ahead_percent`, `dependent_launch` launches the scan after its reset as a
@@ -179,7 +179,7 @@ struct wave_tree_max_run_bytes : std::integral_constant<std::size_t, ~std::size_
 template <class Tuning>
 struct wave_tree_max_run_bytes<Tuning, std::void_t<decltype(Tuning::wave_tree_max_run_bytes)>>
     : std::integral_constant<std::size_t, Tuning::wave_tree_max_run_bytes> {};
-//! A native tuning's `staged_min_memory_gbps` (tuning_native.cuh), 0 (every device) where it states none.
+//! A native tuning's `staged_min_memory_gbps` (tuning/native.cuh), 0 (every device) where it states none.
 template <class Tuning, class = void>
 struct staged_min_memory_gbps : std::integral_constant<int, 0> {};
 template <class Tuning>

@@ -30,7 +30,7 @@
 //!    minimum of blocks an SM for the look-back's kernel alone (`example_lookback_row`); a staged
 //!    look-back for large problems on fast memory (`example_staged_row`). Other families ignore these
 //!    fields;
-//!  - the family's own named fields (tuning_kepler.cuh, tuning_turing.cuh).
+//!  - the family's own named fields (tuning/kepler.cuh, tuning/turing.cuh).
 //! Each shipped row states in one line the GPU, the type and the throughput measured with it
 //! (docs/design-notes.md has the runs). `archscan::policy<my_tuning>` runs a user's own tuning: derive from a
 //! shipped one and redefine what differs (a redefined row is found by `row_for_accum`; by-key items
