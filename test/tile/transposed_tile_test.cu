@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <archscan/tile/staged_tile.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 #include <archscan/tuning/native.cuh>
 #include <archscan/tuning/turing.cuh>
@@ -73,14 +74,18 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
 // (227 KiB of shared memory).
 template <class Row, class T, class Op, int Items>
 using tile_for = archscan::tile::transposed_tile<problem<T, Op>, native_tuning, Row, Items>;
+//! The same tile, staged (tile/staged_tile.cuh): its block and shared memory.
+template <class Row, class T, class Op, int Items>
+using staged_for = archscan::tile::staged_tile<problem<T, Op>, native_tuning, Row, Items>;
 
 TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   using row_4 = native_tuning::row_4;
   using int32_tile = tile_for<row_4, int, int_plus, row_4::items_per_thread>;
   static_assert(int32_tile::stages_fit);
   static_assert(int32_tile::stage_bytes == int32_tile::tile_items * 4);
-  static_assert(int32_tile::staged_threads == int32_tile::threads + 32);
-  static_assert(3 * (int32_tile::staged_smem_bytes + 1024) <= 227 * 1024);
+  using int32_staged = staged_for<row_4, int, int_plus, row_4::items_per_thread>;
+  static_assert(int32_staged::staged_threads == int32_tile::threads + 32);
+  static_assert(3 * (int32_staged::staged_smem_bytes + 1024) <= 227 * 1024);
   // Packed one- and two-byte items (a stage is read a vector at a time): their full tiles, 16 and 32 KiB.
   using packed_1 = native_tuning::packed_rows::row_1;
   using packed_2 = native_tuning::packed_rows::row_2;
@@ -88,7 +93,8 @@ TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   using int16_tile = tile_for<packed_2, std::int16_t, ::cuda::std::plus<std::int16_t>, packed_2::items_per_thread>;
   static_assert(int8_tile::packs_items && int8_tile::stages_fit && int8_tile::stage_bytes == int8_tile::tile_items);
   static_assert(int16_tile::packs_items && int16_tile::stages_fit && int16_tile::stage_bytes == int16_tile::tile_items * 2);
-  static_assert(3 * (int16_tile::staged_smem_bytes + 1024) <= 227 * 1024);
+  using int16_staged = staged_for<packed_2, std::int16_t, ::cuda::std::plus<std::int16_t>, packed_2::items_per_thread>;
+  static_assert(3 * (int16_staged::staged_smem_bytes + 1024) <= 227 * 1024);
   // Packed two-byte items in a four-byte accumulator (row_4's tiles): not staged, never measured so.
   using int16_into_int = detail::scan_problem<const std::int16_t*, std::int16_t*, int, detail::callable<int_plus>,
                                               detail::identity_finish, detail::scan_kind::inclusive, false>;

@@ -186,12 +186,14 @@ using kernel_constant = std::integral_constant<decltype(k), k>;
 //! multiprocessor (else 1), once per device and kernel (later calls read the cached answer). `k` names
 //! the copy of the kernel in the calling translation unit, and so does the cache: call it from the
 //! function that launches `k` (see the contract above).
+//! `opt_in_smem`: where more than `smem`, the dynamic shared memory the kernel may take at most (a
+//! kernel launched with more on some routes than on others).
 template <class Tuning, auto k, bool Occupancy>
 int configure_kernel(int threads, int smem, const detail::device_facts& facts,
-                     int carveout = Tuning::carveout_percent) {
+                     int carveout = Tuning::carveout_percent, int opt_in_smem = 0) {
   struct key {};
   return once_per_device<key>(facts.device, [&] {
-    opt_in_dynamic_smem(k, smem, facts, "archscan");  // guide 4.3.1
+    opt_in_dynamic_smem(k, std::max(smem, opt_in_smem), facts, "archscan");  // guide 4.3.1
     auto set_carveout = [&](int percent) {
       detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
                              "archscan: cudaFuncSetAttribute (carveout)");

@@ -18,9 +18,12 @@
 //! the device at once: one cooperative launch, the prefixes after one grid barrier. Otherwise the tile
 //! states are reset (tile/tile_state.cuh) and one kernel scans every tile, one block per tile, the
 //! tiles the device holds at once pacing their loads (Tuning::first_set_stagger_cycles_per_kib). On
-//! sm_90 on, with Tuning::dependent_launch, the reset is a kernel of ours and the scan its
+//! sm_90 on, with Tuning::dependent_launch, the reset is a launch of our own kernel and the scan its
 //! programmatic dependent, launched during it (detail/dependent_launch.cuh); else a cudaMemsetAsync,
-//! then the scan. From a row's `staged_from_items` up, on a device whose memory reaches the tuning's
+//! then the scan. Kernels: one per tile shape (full, small, large) serves every route of that shape,
+//! the reset included (tile/routes.cuh; kernel::native_scan), the full tiles' also the single tiles
+//! of few items; the full tiles' wave and the staged look-back have their own. A plain scan of int
+//! compiles four. From a row's `staged_from_items` up, on a device whose memory reaches the tuning's
 //! `staged_min_memory_gbps`, with 16-byte aligned input and output, the look-back of the row's full
 //! tiles runs staged instead: persistent blocks with two tiles each in shared memory (tuning/shape.cuh,
 //! example_staged_row; the same tiles and folds; large tiles never stage). Both multi-tile routes fold
@@ -41,129 +44,12 @@
 #include <archscan/detail/math.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/detail/vector_access.cuh>
+#include <archscan/dispatch/native_plan.cuh>
 #include <archscan/dispatch/single_pass_plan.cuh>
 #include <archscan/kernel/native_kernels.cuh>
 #include <archscan/tuning.cuh>
 
 namespace archscan::dispatch {
-
-struct native_plan_input {
-  std::int64_t n;
-  std::size_t accum_bytes;
-  bool packed;
-  int items_per_thread;  //!< the tile's, after fitting shared memory
-  int tile_items;
-  int sm_count;
-  int blocks_per_sm;           //!< occupancy of the look-back kernel (only the hook below reads it)
-  int resident_blocks_per_sm;  //!< hook: > 0, a grid of that many blocks per SM looping over tiles
-  bool cooperative;            //!< the device can launch cooperatively
-  std::int64_t wave_max_tiles; //!< Tuning::wave_max_tiles
-  int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
-  bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
-  int cluster_max_tiles = 0;   //!< the most tiles one cluster of the cluster kernel holds here (0: none)
-  //! An exact operator's wave folds in order past runs of this many bytes (tuning/native.cuh's
-  //! wave_tree_max_run_bytes; the maximum: never, as for every other operator, which folds in order
-  //! always).
-  std::size_t wave_tree_max_run_bytes = ~std::size_t{0};
-};
-
-//! Whether a problem of `n` items may take the row's small tiles: at most `small_tiles_max` of them
-//! (Tuning::small_tiles_max or the row's own, 0: never), more items than one full tile, and small
-//! tiles smaller than full ones. A function of n and the tuning alone, so the bits are the same on every device.
-constexpr bool native_small_tiles(std::int64_t n, int full_tile_items, int small_tile_items, int small_tiles_max) {
-  return small_tiles_max > 0 && small_tile_items < full_tile_items && n > full_tile_items &&
-         detail::ceil_div(n, small_tile_items) <= small_tiles_max;
-}
-
-//! Whether a problem takes full tiles where it could take small ones: at most `full_tiles_max` full
-//! tiles (Tuning::full_tiles_max) cover it, small tiles would number more, and a full tile holds at
-//! most `max_extra_bytes` (Tuning::full_tiles_max_extra_bytes) more accumulator bytes than a small
-//! one. Again a function of n and the tuning alone.
-constexpr bool native_full_tiles_first(std::int64_t n, int full_tile_items, int small_tile_items, int full_tiles_max,
-                                       std::size_t accum_bytes, int max_extra_bytes) {
-  if (small_tile_items >= full_tile_items || max_extra_bytes < 0) return false;
-  const std::size_t extra_bytes = static_cast<std::size_t>(full_tile_items - small_tile_items) * accum_bytes;
-  return detail::ceil_div(n, full_tile_items) <= full_tiles_max &&
-         detail::ceil_div(n, small_tile_items) > full_tiles_max &&
-         extra_bytes <= static_cast<std::size_t>(max_extra_bytes);
-}
-
-//! Whether a problem of `n` items takes the row's large tiles (tuning/shape.cuh, `example_large_row`): from
-//! `from_items` items up, and more than one of them. Again a function of n and the tuning alone.
-constexpr bool native_large_tiles(std::int64_t n, int large_tile_items, std::int64_t from_items) {
-  return n >= from_items && n > large_tile_items;
-}
-
-//! Whether a wave is worth asking the device about.
-constexpr bool native_wave_candidate(const native_plan_input& in) {
-  const std::int64_t tiles = detail::ceil_div(in.n, in.tile_items);
-  // The resident-blocks hook asks for the look-back's other schedule: no wave then.
-  return in.cooperative && tiles > 1 && tiles <= in.wave_max_tiles && in.resident_blocks_per_sm == 0;
-}
-
-//! Whether a wave of `tiles` tiles of an exact operator folds in order: the longest run of the tree
-//! (tile/wave.cuh: the last tile's lanes, after tiles - 1 others) of aggregates of `accum_bytes`
-//! would hold more than `max_run_bytes`. A function of n and the tuning alone; the same bits either
-//! way.
-constexpr bool native_wave_in_order(std::int64_t tiles, std::size_t accum_bytes, std::size_t max_run_bytes) {
-  return static_cast<std::size_t>(tile::wave_tree_run(tiles - 1)) * accum_bytes > max_run_bytes;
-}
-
-//! The same for the plan's problem: the plan and the occupancy query of the wave kernel it picks
-//! (dispatch) ask this one function.
-constexpr bool native_wave_in_order(const native_plan_input& in) {
-  return native_wave_in_order(detail::ceil_div(in.n, in.tile_items), in.accum_bytes, in.wave_tree_max_run_bytes);
-}
-
-//! Whether a look-back of `n` items runs staged (tuning/shape.cuh, `example_staged_row`): from the row's
-//! `from_items` up, on a device whose memory's peak bandwidth reaches the tuning's `min_gbps`. Timing
-//! only (the same tiles and folds), so a choice by the device as well as n.
-constexpr bool native_staged(std::int64_t n, std::int64_t from_items, int memory_gbps, int min_gbps) {
-  return n >= from_items && memory_gbps >= min_gbps;
-}
-
-//! Whether one thread block cluster is worth asking the device about: Tuning::cluster_max_tiles
-//! allows it (`cluster_max`), the device has clusters, more than one tile and no more than that,
-//! and no hook asks for the look-back.
-constexpr bool native_cluster_candidate(std::int64_t tiles, int cluster_max, int cc_major, int resident_blocks_per_sm) {
-  return cluster_max > 1 && cc_major >= 9 && tiles > 1 && tiles <= cluster_max && resident_blocks_per_sm == 0;
-}
-
-//! The plan, pure host arithmetic (tested for n up to 2^40).
-constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
-  single_pass_plan plan{};
-  tile_grid t{};
-  t.items_per_thread = in.items_per_thread;
-  t.tile_items       = in.tile_items;
-  t.tiles            = detail::ceil_div(in.n, in.tile_items);
-  t.grid             = t.tiles;
-  plan.tiles         = t;
-  if (t.tiles <= 1) return plan;
-  if (in.resident_blocks_per_sm > 0) {
-    const int per_sm = std::min(in.resident_blocks_per_sm, in.blocks_per_sm);
-    t.grid           = std::min<std::int64_t>(t.tiles, static_cast<std::int64_t>(in.sm_count) * per_sm);
-  }
-  plan.route      = single_pass_route::lookback;
-  plan.tiles      = t;
-  plan.lookback   = t;
-  plan.first_set  = std::min(t.grid, static_cast<std::int64_t>(in.sm_count) * in.blocks_per_sm);
-  const std::int64_t states = in.prefix_chain ? t.tiles : tile::segment_lookback_states(t.tiles);
-  plan.states     = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
-  plan.temp_bytes = plan.states.bytes;
-  if (t.tiles <= in.cluster_max_tiles && in.resident_blocks_per_sm == 0) {
-    plan.route      = single_pass_route::cluster;
-    plan.temp_bytes = 0;
-    return plan;
-  }
-  if (native_wave_candidate(in) && t.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
-    plan.route         = single_pass_route::wave;
-    plan.tiles.grid    = t.tiles;
-    plan.wave_in_order = native_wave_in_order(in);
-    plan.temp_bytes = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes,
-                                                                 detail::storage_alignment));
-  }
-  return plan;
-}
 
 template <>
 struct family_dispatch<native_family> {
@@ -175,6 +61,8 @@ struct family_dispatch<native_family> {
                                                           typename Problem::accum_type>>;
   template <class Tuning, class Hooks, class Problem, int Items>
   using tile_of = kernel::native_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
+  template <class Tuning, class Hooks, class Problem, int Items>
+  using staged_of = kernel::native_staged_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
   template <class Tuning, class Hooks, class Problem>
   using full_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::items_per_thread>;
   template <class Tuning, class Hooks, class Problem>
@@ -272,16 +160,128 @@ struct family_dispatch<native_family> {
     }
   }();
 
+  //! Whether tiles of `Items` per thread run their waves in a kernel of their own: the row's full
+  //! tiles. Beside the look-back's, the wave's ordered fold pushed the full tiles' registers past the
+  //! look-back's bound (sm_90: float sums of 256 x 32 items spilled 32 bytes, by-key doubles 96 where
+  //! the look-back alone spills 60-68); the small tiles, with registers to spare, keep one kernel.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr bool wave_apart = Items == row_of<Tuning, Problem>::items_per_thread;
+  //! The wave's routes (tile/routes.cuh): the wave, and an exact operator's in-order wave where
+  //! exact_waves_in_order; none where a hook asks for the look-back's resident blocks.
+  template <class Tuning, class Hooks, class Problem>
+  static constexpr tile::route_set wave_routes = [] {
+    if (detail::hook_traits<Hooks>::resident_blocks_per_sm > 0) return tile::route_set{0};
+    return static_cast<tile::route_set>(tile::route::wave) |
+           (exact_waves_in_order<Tuning, Hooks, Problem> ? tile::wave_in_order : 0u);
+  }();
+  //! The routes that the kernel of tiles of `Items` per thread is compiled for (tile/routes.cuh): one
+  //! tile and the look-back always; the reset where the tuning resets as a kernel (dependent_launch);
+  //! the wave's unless wave_apart; a cluster where clusters_of.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr tile::route_set routes_of = [] {
+    tile::route_set r = tile::route::single | tile::route::lookback;
+    if (detail::dependent_launch<Tuning>::value) r = r | tile::route::reset;
+    if (!wave_apart<Tuning, Hooks, Problem, Items>) r |= wave_routes<Tuning, Hooks, Problem>;
+    if (clusters_of<Tuning, Hooks, Problem, Items>) r = r | tile::route::cluster;
+    return r;
+  }();
+  //! Whether tiles of `Items` per thread have a routed kernel: the row's full tiles, and its small and
+  //! large ones where it takes them. A single tile of another step of the ladder runs in the full
+  //! tiles' kernel (singles_from).
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr bool routed_shape = [] {
+    using row = row_of<Tuning, Problem>;
+    if (Items == row::items_per_thread) return true;
+    if (has_small_tiles<Tuning, Hooks, Problem> && Items == row::small_items_per_thread) return true;
+    if constexpr (has_large_tiles<Tuning, Hooks, Problem>) {
+      if (Items == large_of<Tuning, Problem>::items_per_thread) return true;
+    }
+    return false;
+  }();
+  //! The steps of the row's single-tile ladder that the full tiles' kernel runs, as bits (bit j: the
+  //! tile of single_items_per_thread << j items a thread; kernel::native_scan): every step smaller than
+  //! the full tile but those with a routed kernel of their own.
+  template <class Tuning, class Hooks, class Problem, int Items = single_of<Tuning, Problem>::items_per_thread,
+            int Bit = 0>
+  static constexpr unsigned singles_from() {
+    if constexpr (!single_step<Tuning, Hooks, Problem, Items>()) {
+      return 0u;
+    } else {
+      constexpr unsigned own = routed_shape<Tuning, Hooks, Problem, Items> ? 0u : 1u << Bit;
+      return own | singles_from<Tuning, Hooks, Problem, 2 * Items, Bit + 1>();
+    }
+  }
+  //! The most dynamic shared memory of those steps' tiles (0: none).
+  template <class Tuning, class Hooks, class Problem, int Items = single_of<Tuning, Problem>::items_per_thread>
+  static constexpr int singles_smem_from() {
+    if constexpr (!single_step<Tuning, Hooks, Problem, Items>()) {
+      return 0;
+    } else {
+      constexpr int own = routed_shape<Tuning, Hooks, Problem, Items> ? 0 : tile_of<Tuning, Hooks, Problem, Items>::smem_bytes;
+      return std::max(own, singles_smem_from<Tuning, Hooks, Problem, 2 * Items>());
+    }
+  }
+  //! The kernel of tiles of `Items` per thread, every route of routes_of (the full tiles' kernel with
+  //! the single tiles of singles_from), and its launch arguments.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr auto routed_kernel =
+      kernel::native_scan<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items, routes_of<Tuning, Hooks, Problem, Items>,
+                          Items == row_of<Tuning, Problem>::items_per_thread ? singles_from<Tuning, Hooks, Problem>() : 0u>;
+  //! The kernel that runs the waves of tiles of `Items` per thread: its own where wave_apart. (A
+  //! function, so that only the kernel chosen is instantiated.)
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr auto wave_kernel_of() {
+    if constexpr (wave_apart<Tuning, Hooks, Problem, Items>) {
+      return kernel::native_scan<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items,
+                                 wave_routes<Tuning, Hooks, Problem>>;
+    } else {
+      return routed_kernel<Tuning, Hooks, Problem, Items>;
+    }
+  }
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr auto wave_kernel = wave_kernel_of<Tuning, Hooks, Problem, Items>();
+  template <class Tuning, class Hooks, class Problem, int Items>
+  using launch_args = tile::routed_launch<typename tile_of<Tuning, Hooks, Problem, Items>::state_t,
+                                          typename Problem::accum_type>;
+  //! Sets the routed kernel's attributes (its dynamic shared memory up to the cluster's where it
+  //! clusters, and the single tiles' it runs) and returns its blocks an SM (every route's occupancy:
+  //! the carveout fits them).
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static int configure_routed(const detail::device_facts& facts) {
+    using tile_t            = tile_of<Tuning, Hooks, Problem, Items>;
+    constexpr int most_smem = std::max(clusters_of<Tuning, Hooks, Problem, Items> ? tile_t::cluster_smem_bytes : 0,
+                                       Items == row_of<Tuning, Problem>::items_per_thread
+                                           ? singles_smem_from<Tuning, Hooks, Problem>()
+                                           : 0);
+    return configure_kernel<Tuning, routed_kernel<Tuning, Hooks, Problem, Items>, true>(
+        tile_t::threads, tile_t::smem_bytes, facts, Tuning::carveout_percent, most_smem);
+  }
+
+  //! Sets the attributes of the kernel that runs the waves of tiles of `Items` per thread and returns
+  //! its blocks an SM. A kernel of its own takes all the shared memory as carveout: the blocks
+  //! counted surely fit.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static int configure_wave(const detail::device_facts& facts) {
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    if constexpr (wave_apart<Tuning, Hooks, Problem, Items>) {
+      return configure_kernel<Tuning, wave_kernel<Tuning, Hooks, Problem, Items>, true>(tile_t::threads,
+                                                                                        tile_t::smem_bytes, facts, 100);
+    } else {
+      return configure_routed<Tuning, Hooks, Problem, Items>(facts);
+    }
+  }
+
   //! Whether the row's full tiles run this problem's look-back staged on this device: its size, the
   //! device's memory and shared memory, and the pointers' alignment allow it.
   template <class Tuning, class Hooks, class Problem>
   static bool full_tiles_stage(const Problem& p, const detail::device_facts& facts) {
-    using row    = row_of<Tuning, Problem>;
-    using tile_t = full_tile<Tuning, Hooks, Problem>;
+    using row      = row_of<Tuning, Problem>;
+    using tile_t   = full_tile<Tuning, Hooks, Problem>;
+    using staged_t = staged_of<Tuning, Hooks, Problem, row::items_per_thread>;
     if constexpr (stages_of<Tuning, Hooks, Problem, row::items_per_thread>) {
       return native_staged(p.n, detail::staged_tiles<row>::from_items, facts.memory_gbps,
                            detail::staged_min_memory_gbps<Tuning>::value) &&
-             tile_t::staged_smem_bytes <= facts.max_smem_optin && tile_t::stage_aligned(p);
+             staged_t::staged_smem_bytes <= facts.max_smem_optin && tile_t::stage_aligned(p);
     } else {
       return false;
     }
@@ -377,8 +377,7 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem, int Items>
   static single_pass_plan plan_single(const Problem& p, const detail::device_facts& facts) {
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    configure_kernel<Tuning, kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>, false>(
-        tile_t::threads, tile_t::smem_bytes, facts);
+    configure_routed<Tuning, Hooks, Problem, single_host<Tuning, Hooks, Problem, Items>>(facts);
     native_plan_input in{};
     in.n                = p.n;
     in.accum_bytes      = sizeof(typename Problem::accum_type);
@@ -388,23 +387,31 @@ struct family_dispatch<native_family> {
     return make_native_plan(in);
   }
 
+  //! The routed kernel that runs one tile of `Items` per thread: the shape's own, else the full tiles'.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static constexpr int single_host =
+      routed_shape<Tuning, Hooks, Problem, Items> ? Items : row_of<Tuning, Problem>::items_per_thread;
+
   //! One block scans the whole problem as one tile of `Items` per thread.
   template <class Tuning, class Hooks, class Problem, int Items>
   static void launch_single(const Problem& p, const detail::device_facts& facts, cudaStream_t stream) {
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    configure_kernel<Tuning, kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>, false>(
-        tile_t::threads, tile_t::smem_bytes, facts);
-    kernel::native_scan_single<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>
-        <<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p);
+    using tile_t       = tile_of<Tuning, Hooks, Problem, Items>;
+    constexpr int host = single_host<Tuning, Hooks, Problem, Items>;
+    configure_routed<Tuning, Hooks, Problem, host>(facts);
+    launch_args<Tuning, Hooks, Problem, host> a{};
+    a.path         = tile::route::single;
+    a.single_items = host == Items ? 0 : Items;
+    routed_kernel<Tuning, Hooks, Problem, host><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p, a);
     detail::throw_on_launch_error("archscan::native: scan_single");
   }
 
   //! The plan over tiles of `Items` per thread (the tile shape is chosen already).
   template <class Tuning, class Hooks, class Problem, int Items>
   static single_pass_plan plan_with(const Problem& p, const detail::device_facts& facts) {
-    using T      = typename Problem::accum_type;
-    using row    = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
+    using T        = typename Problem::accum_type;
+    using row      = row_of<Tuning, Problem>;
+    using tile_t   = tile_of<Tuning, Hooks, Problem, Items>;
+    using staged_t = staged_of<Tuning, Hooks, Problem, Items>;
     native_plan_input in{p.n, sizeof(T), tile::packs_state<Tuning, T>, tile_t::items, tile_t::tile_items,
                          facts.sm_count, 0, detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch, Tuning::wave_max_tiles, 0,
@@ -412,30 +419,25 @@ struct family_dispatch<native_family> {
     if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
       if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles,
                                    facts.cc_major, in.resident_blocks_per_sm)) {
-        in.cluster_max_tiles = cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
-            tile_t::threads, tile_t::cluster_smem_bytes, facts, Tuning::cluster_max_tiles);
+        in.cluster_max_tiles = cluster_capacity<Tuning, Hooks, Problem, Items>(facts, Tuning::cluster_max_tiles);
       }
     }
-    if (p.n <= tile_t::tile_items) {  // full tiles only: small ones are taken for more than one full tile
-      if constexpr (Items == row::items_per_thread) {
-        configure_kernel<Tuning, kernel::native_scan_single<Tuning, row, Hooks, Problem, Items>, false>(
-            tile_t::threads, tile_t::smem_bytes, facts);
-      }
-    } else {
-      in.blocks_per_sm = configure_kernel<Tuning, kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>, true>(
-          tile_t::threads, tile_t::smem_bytes, facts);
+    // One tile (full tiles only: small ones are taken for more than one full tile) or many: the one kernel.
+    const int blocks_per_sm = configure_routed<Tuning, Hooks, Problem, Items>(facts);
+    if (p.n > tile_t::tile_items) {
+      in.blocks_per_sm = blocks_per_sm;
       if (native_wave_candidate(in)) {
         if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
           in.wave_tree_max_run_bytes = detail::wave_tree_max_run_bytes<Tuning>::value;
         }
-        in.wave_blocks_per_sm = configure_wave<Tuning, Hooks, Problem, Items>(native_wave_in_order(in), facts);
+        in.wave_blocks_per_sm = configure_wave<Tuning, Hooks, Problem, Items>(facts);
       }
     }
     single_pass_plan pl = make_native_plan(in);
     if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
       if (pl.route == single_pass_route::lookback && full_tiles_stage<Tuning, Hooks, Problem>(p, facts)) {
         const int per_sm = configure_kernel<Tuning, kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>,
-                                            true>(tile_t::staged_threads, tile_t::staged_smem_bytes, facts);
+                                            true>(staged_t::staged_threads, staged_t::staged_smem_bytes, facts);
         pl.staged        = true;
         pl.tiles.grid    = std::min<std::int64_t>(pl.tiles.tiles, static_cast<std::int64_t>(facts.sm_count) * per_sm);
         pl.lookback      = pl.tiles;
@@ -449,71 +451,111 @@ struct family_dispatch<native_family> {
     check_grid(pl.tiles.grid, "archscan::native: too many tiles for one grid");
     if constexpr (detail::dependent_launch<Tuning>::value) {  // the look-back, or a wave's fallback to it
       if (!pl.staged && (pl.route == single_pass_route::lookback || pl.route == single_pass_route::wave)) {
-        pl.dependent_launch = dependent_launch_ok<kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>>(facts);
+        pl.dependent_launch = dependent_launch_ok<routed_kernel<Tuning, Hooks, Problem, Items>>(facts);
       }
     }
     return pl;
   }
 
+  //! The plan's route over tiles of `Items` per thread: the routed kernel, or the staged one.
   template <class Tuning, class Hooks, class Problem, int Items>
   static void launch_with(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts,
                           void* d_temp, cudaStream_t stream) {
-    using row    = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    if constexpr (Items == row::items_per_thread) {
-      if (pl.route == single_pass_route::single_tile) {
-        launch_single<Tuning, Hooks, Problem, Items>(p, facts, stream);
-        return;
-      }
-    }
-    if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
-      if (pl.route == single_pass_route::cluster) {
-        launch_cluster<Tuning, Hooks, Problem, Items>(p, pl.tiles.tiles, facts, stream);
-        return;
-      }
-    }
-    if (pl.route == single_pass_route::wave &&
-        launch_wave<Tuning, Hooks, Problem, Items>(p, pl, facts, d_temp, stream)) {
+    using row             = row_of<Tuning, Problem>;
+    using tile_t          = tile_of<Tuning, Hooks, Problem, Items>;
+    using staged_t        = staged_of<Tuning, Hooks, Problem, Items>;
+    constexpr auto k      = routed_kernel<Tuning, Hooks, Problem, Items>;
+    constexpr auto routes = routes_of<Tuning, Hooks, Problem, Items>;
+    if (pl.route == single_pass_route::single_tile) {
+      launch_single<Tuning, Hooks, Problem, Items>(p, facts, stream);
       return;
+    }
+    configure_routed<Tuning, Hooks, Problem, Items>(facts);
+    launch_args<Tuning, Hooks, Problem, Items> a{};
+    if constexpr (has_route(routes, tile::route::cluster)) {
+      if (pl.route == single_pass_route::cluster) {
+        a.path = tile::route::cluster;
+        cluster_capacity<Tuning, Hooks, Problem, Items>(facts, Tuning::cluster_max_tiles);  // this copy's attributes
+        const one_cluster launch(static_cast<int>(pl.tiles.tiles), tile_t::threads, tile_t::cluster_smem_bytes, stream);
+        detail::throw_on_error(cudaLaunchKernelEx(&launch.config, k, p, a), "archscan::native: scan_cluster");
+        detail::throw_on_launch_error("archscan::native: scan_cluster");
+        return;
+      }
+    }
+    if constexpr (has_route(wave_routes<Tuning, Hooks, Problem>, tile::route::wave)) {
+      // Refused for lack of room (e.g. under MPS), the wave takes the look-back its plan holds: the
+      // same tiles, the same bits.
+      if (pl.route == single_pass_route::wave) {
+        a.path          = tile::route::wave;
+        a.d_aggregates  = static_cast<typename Problem::accum_type*>(d_temp);
+        a.wave_in_order = pl.wave_in_order;
+        configure_wave<Tuning, Hooks, Problem, Items>(facts);
+        if (launch_cooperative(wave_kernel<Tuning, Hooks, Problem, Items>, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
+                               "archscan::native: scan_wave", p, a)) {
+          return;
+        }
+      }
     }
     const auto st = tile_t::state_t::bind(d_temp, pl.states);
     if constexpr (stages_of<Tuning, Hooks, Problem, Items>) {
       if (pl.staged) {
-        constexpr auto k = kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>;
-        configure_kernel<Tuning, k, true>(tile_t::staged_threads, tile_t::staged_smem_bytes, facts);
-        launch_lookback<Hooks, k>(p, st, pl, tile_t::staged_threads, tile_t::staged_smem_bytes, d_temp, stream,
-                                  "archscan::native: scan_tiles_staged");
+        constexpr auto ks = kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>;
+        configure_kernel<Tuning, ks, true>(staged_t::staged_threads, staged_t::staged_smem_bytes, facts);
+        reset_then_scan<Tuning, Hooks, Problem, Items>(p, pl, d_temp, stream, [&](bool dependent) {
+          launch_maybe_dependent(dependent, ks, pl.tiles.grid, staged_t::staged_threads, staged_t::staged_smem_bytes,
+                                 stream, "archscan::native: scan_tiles_staged", p, st, pl.lookback.tiles, pl.first_set);
+        });
         return;
       }
     }
-    constexpr auto k = kernel::native_scan_tiles<Tuning, row, Hooks, Problem, Items>;
-    configure_kernel<Tuning, k, true>(tile_t::threads, tile_t::smem_bytes, facts);
-    launch_lookback<Hooks, k>(p, st, pl, tile_t::threads, tile_t::smem_bytes, d_temp, stream,
-                              "archscan::native: scan_tiles");
+    a            = launch_args<Tuning, Hooks, Problem, Items>{};
+    a.path       = tile::route::lookback;
+    a.st         = st;
+    a.tiles      = pl.lookback.tiles;
+    a.first_set  = pl.first_set;
+    reset_then_scan<Tuning, Hooks, Problem, Items>(p, pl, d_temp, stream, [&](bool dependent) {
+      launch_maybe_dependent(dependent, k, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
+                             "archscan::native: scan_tiles", p, a);
+    });
   }
 
-  //! The look-back's tile states `st` reset, then look-back kernel `k` (configured already) over the plan's
-  //! tiles: after a reset kernel of ours, as its programmatic dependent, where the plan says so (the
-  //! scan must be the kernel queued right after the reset: its wait covers that one only), else after
-  //! a cudaMemsetAsync.
-  template <class Hooks, auto k, class Problem, class State>
-  static void launch_lookback(const Problem& p, const State& st, const single_pass_plan& pl, int threads, int smem,
-                              void* d_temp, cudaStream_t stream, const char* what) {
-    if (pl.dependent_launch) {
-      constexpr int reset_threads = 256;
-      const std::int64_t words    = tile::tile_state_words(pl.states);
-      const std::int64_t blocks   = std::min<std::int64_t>(detail::ceil_div(words, reset_threads), 1024);
-      kernel::native_reset_states<reset_threads, Hooks>
-          <<<static_cast<unsigned>(blocks), reset_threads, 0, stream>>>(d_temp, words);
-      detail::throw_on_launch_error("archscan::native: resetting tile states");
-      launch_dependent(k, pl.tiles.grid, threads, smem, stream, what, p, st, pl.lookback.tiles, pl.first_set);
+  //! Kernel `k` with `args`: as a programmatic dependent of the kernel queued just before it where
+  //! `dependent`, else plainly.
+  template <class... Params, class... Args>
+  static void launch_maybe_dependent(bool dependent, void (*k)(Params...), std::int64_t grid, int threads, int smem,
+                                     cudaStream_t stream, const char* what, const Args&... args) {
+    if (dependent) {
+      launch_dependent(k, grid, threads, smem, stream, what, args...);
       return;
     }
-    tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
-    k<<<static_cast<unsigned>(pl.tiles.grid), threads, smem, stream>>>(p, st, pl.lookback.tiles, pl.first_set);
+    k<<<static_cast<unsigned>(grid), threads, static_cast<std::size_t>(smem), stream>>>(args...);
     detail::throw_on_launch_error(what);
   }
 
+  //! The look-back's tile states reset, then `scan(dependent)` launches the look-back: after the reset
+  //! route of the kernel of tiles of `Items` per thread (configured already), as its programmatic
+  //! dependent, where the plan says so (the scan must be the kernel queued right after the reset: its
+  //! wait covers that one only), else after a cudaMemsetAsync.
+  template <class Tuning, class Hooks, class Problem, int Items, class Scan>
+  static void reset_then_scan(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream,
+                              Scan&& scan) {
+    if constexpr (has_route(routes_of<Tuning, Hooks, Problem, Items>, tile::route::reset)) {
+      if (pl.dependent_launch) {
+        constexpr int threads = tile_of<Tuning, Hooks, Problem, Items>::threads;
+        launch_args<Tuning, Hooks, Problem, Items> a{};
+        a.path                    = tile::route::reset;
+        a.d_temp                  = d_temp;
+        a.words                   = tile::tile_state_words(pl.states);
+        const std::int64_t blocks = std::min<std::int64_t>(detail::ceil_div(a.words, threads), 1024);
+        routed_kernel<Tuning, Hooks, Problem, Items><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(p, a);
+        detail::throw_on_launch_error("archscan::native: resetting tile states");
+        scan(true);
+        return;
+      }
+    }
+    tile::reset_tile_states(d_temp, pl.states, stream, "archscan::native: resetting tile states");
+    scan(false);
+  }
 
   //! A grid that is one cluster of `blocks` blocks (along x), for the occupancy query and the launch.
   struct one_cluster : attributed_launch {
@@ -529,27 +571,29 @@ struct family_dispatch<native_family> {
     }
   };
 
-  //! The largest cluster of kernel `k` (blocks of `threads` threads and `smem` bytes) that fits on the
-  //! device, at most `most` blocks (0: none of 2 or more, or the kernel was not compiled for sm_90 on),
-  //! asked once per device and kernel. Sizes past 8, the portable limit, need the kernel's consent
+  //! The largest cluster of the routed kernel of tiles of `Items` per thread that fits on the device,
+  //! at most `most` blocks (0: none of 2 or more, or the kernel was not compiled for sm_90 on), asked
+  //! once per device and kernel. Sizes past 8, the portable limit, need the kernel's consent
   //! (cudaFuncAttributeNonPortableClusterSizeAllowed).
-  template <class Tuning, auto k>
-  static int cluster_capacity(int threads, int smem, const detail::device_facts& facts, int most) {
+  template <class Tuning, class Hooks, class Problem, int Items>
+  static int cluster_capacity(const detail::device_facts& facts, int most) {
+    using tile_t     = tile_of<Tuning, Hooks, Problem, Items>;
+    constexpr auto k = routed_kernel<Tuning, Hooks, Problem, Items>;
     struct key {};
     return once_per_device<key>(facts.device, [&] {
-      // A build without sm_90 code runs on this device from older PTX, where the kernel only traps.
+      // A build without sm_90 code runs on this device from older PTX, where the cluster route only traps.
       cudaFuncAttributes attributes{};
       detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
       if (attributes.ptxVersion < 90) most = 0;
       if (most > tile::cluster_exchange::max_blocks) most = tile::cluster_exchange::max_blocks;  // none allows more
-      if (most > 1) configure_kernel<Tuning, k, false>(threads, smem, facts);
+      if (most > 1) configure_routed<Tuning, Hooks, Problem, Items>(facts);
       if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
         cudaGetLastError();
         most = 8;
       }
       int fits = 0;
       for (int size = most; size >= 2 && fits == 0; --size) {
-        const one_cluster launch(size, threads, smem, nullptr);
+        const one_cluster launch(size, tile_t::threads, tile_t::cluster_smem_bytes, nullptr);
         int clusters = 0;
         if (cudaOccupancyMaxActiveClusters(&clusters, k, &launch.config) != cudaSuccess) {
           cudaGetLastError();  // this size is refused: try a smaller one
@@ -558,59 +602,6 @@ struct family_dispatch<native_family> {
         }
       }
       return fits;
-    });
-  }
-
-  //! Every tile in one cluster of `tiles` blocks (plan: at most what cluster_capacity found).
-  template <class Tuning, class Hooks, class Problem, int Items>
-  static void launch_cluster(const Problem& p, std::int64_t tiles, const detail::device_facts& facts,
-                             cudaStream_t stream) {
-    using row    = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    cluster_capacity<Tuning, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>>(
-        tile_t::threads, tile_t::cluster_smem_bytes, facts, Tuning::cluster_max_tiles);  // this copy's attributes
-    const one_cluster launch(static_cast<int>(tiles), tile_t::threads, tile_t::cluster_smem_bytes, stream);
-    detail::throw_on_error(
-        cudaLaunchKernelEx(&launch.config, kernel::native_scan_cluster<Tuning, row, Hooks, Problem, Items>, p),
-        "archscan::native: scan_cluster");
-    detail::throw_on_launch_error("archscan::native: scan_cluster");
-  }
-
-  //! Calls `f` with the wave kernel of tiles of `Items` per thread that folds in order where
-  //! `in_order` (an exact operator's, compiled only where exact_waves_in_order), else with the other,
-  //! as an std::integral_constant of its address (configure_kernel takes the kernel as a template
-  //! argument).
-  template <class Tuning, class Hooks, class Problem, int Items, class F>
-  static auto with_wave_kernel(bool in_order, F&& f) {
-    using row = row_of<Tuning, Problem>;
-    if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
-      if (in_order) return f(kernel_constant<kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items, true>>{});
-    }
-    return f(kernel_constant<kernel::native_scan_wave<Tuning, row, Hooks, Problem, Items>>{});
-  }
-
-  //! Sets the attributes of the wave kernel that `in_order` names (with_wave_kernel), all shared
-  //! memory to the carveout, and returns its blocks an SM: the blocks counted surely fit.
-  template <class Tuning, class Hooks, class Problem, int Items>
-  static int configure_wave(bool in_order, const detail::device_facts& facts) {
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    return with_wave_kernel<Tuning, Hooks, Problem, Items>(in_order, [&](auto k) {
-      return configure_kernel<Tuning, decltype(k)::value, true>(tile_t::threads, tile_t::smem_bytes, facts, 100);
-    });
-  }
-
-  //! The plan's wave, launched cooperatively; false, with nothing launched, when the driver refuses
-  //! for lack of room (e.g. under MPS): the caller then takes the look-back its plan holds (the same
-  //! tiles, the same bits).
-  template <class Tuning, class Hooks, class Problem, int Items>
-  static bool launch_wave(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts,
-                          void* d_temp, cudaStream_t stream) {
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    auto* const d_aggregates = static_cast<typename Problem::accum_type*>(d_temp);
-    return with_wave_kernel<Tuning, Hooks, Problem, Items>(pl.wave_in_order, [&](auto k) {
-      configure_kernel<Tuning, decltype(k)::value, true>(tile_t::threads, tile_t::smem_bytes, facts, 100);
-      return launch_cooperative(decltype(k)::value, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
-                                "archscan::native: scan_wave", p, d_aggregates);
     });
   }
 };

@@ -2,13 +2,15 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file The native family's kernels: place shared memory, call the transposed tile with the
-//! segmented look-back; and the reset of its tile states that the look-back launches after.
+//! \file The native family's kernels: place shared memory, call the transposed tile. One kernel per
+//! tile shape serves every route (tile/routes.cuh); a single tile of few items and the staged
+//! look-back, whose blocks differ, have their own.
 
 #include <cstdint>
 
 #include <archscan/detail/dependent_launch.cuh>
 #include <archscan/hooks.cuh>
+#include <archscan/tile/staged_tile.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 
 namespace archscan::kernel {
@@ -19,6 +21,9 @@ namespace archscan::kernel {
 //! covers (tuning/shape.cuh).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
+//! The same tiles, staged (the row's full tiles from its staged_from_items up).
+template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
+using native_staged_tile = tile::staged_tile<Problem, Tuning, Row, Items, Hooks>;
 
 //! Whether tiles' aggregates are folded strictly in order by the segmented look-back (bitwise
 //! deterministic for every operator), or, under the tree_fold hook, as turing's windowed tree: what
@@ -29,68 +34,53 @@ using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
 template <class Hooks>
 inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fold;
 
-//! A problem of at most one tile (of the row's items_per_thread, or of the smallest of its single
-//! tiles of few items that covers it): one block, no tile states.
-template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
-__global__ void __launch_bounds__((detail::tile_threads<Row, Items>)) native_scan_single(Problem p) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_single(p, smem);
+//! One tile of `items` per thread, one of the steps in `Singles` (bit j: the row's
+//! single_items_per_thread << j items a thread, its single tiles of few items, tuning/shape.cuh): the
+//! whole problem in one block, no tile states.
+template <class Tuning, class Row, class Hooks, class Problem, unsigned Singles, int Bit = 0>
+__device__ __forceinline__ void native_scan_single_step(int items, const Problem& p, unsigned char* smem) {
+  if constexpr ((Singles >> Bit) != 0) {
+    constexpr int step = detail::single_tiles<Row>::items_per_thread << Bit;
+    if constexpr (((Singles >> Bit) & 1u) != 0) {
+      if (items == step) {
+        native_tile<Tuning, Row, Hooks, Problem, step>::scan_single(p, smem);
+        return;
+      }
+    }
+    native_scan_single_step<Tuning, Row, Hooks, Problem, Singles, Bit + 1>(items, p, smem);
+  }
 }
 
-//! Every block resident at once (launched cooperatively): the prefixes after one grid barrier, folded
-//! as the segmented look-back folds them; `d_aggregates` holds one accumulator per tile.
-//! `ExactInOrder`: an exact operator's aggregates folded in order too, not as a tree.
-template <class Tuning, class Row, class Hooks, class Problem, int Items, bool ExactInOrder = false>
-__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::min_blocks_for<Row, Items>)
-    native_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_wave<native_ordered_fold<Hooks>, ExactInOrder>(
-      p, d_aggregates, smem);
-}
-
-//! Every tile in one thread block cluster (sm_90 on): the prefixes from the aggregates the blocks write
-//! into each other's shared memory before one cluster barrier, folded as the segmented look-back
-//! folds them; no temporary storage. Dynamic shared memory: the tile's cluster_smem_bytes.
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::min_blocks_for<Row, Items>)
-    native_scan_cluster(Problem p) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900  // launched on sm_90 on only: nothing to compile before
-  extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_cluster(p, smem);
-#else
-  __trap();
-#endif
-}
-
-//! Resets the look-back's tile states (tile/tile_state.cuh), first letting the scan queued after it
-//! launch: that one waits for this grid before it touches a state (detail/dependent_launch.cuh).
-template <int Threads, class Hooks>
-__global__ void __launch_bounds__(Threads) native_reset_states(void* d_temp, std::int64_t words) {
-  detail::allow_dependent_launch();
-  detail::hook_traits<Hooks>::delay_reset();
-  tile::zero_tile_states(d_temp, words);
-}
-
-//! Tiles taken from the counter of `st`, their prefixes from the segmented look-back. The row's
-//! look-back minimum of blocks an SM (tuning/shape.cuh, `example_lookback_row`).
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
+//! One tile shape's kernel for every route in `Routes` (tile/routes.cuh): one tile, one cluster (sm_90
+//! on; dynamic shared memory the tile's cluster_smem_bytes), one wave (launched cooperatively), the
+//! look-back over tiles claimed from the counter of `a.st`, or the reset of those states before it.
+//! The look-back's bounds (the row's lookback_min_blocks_per_sm for its full tiles, tuning/shape.cuh)
+//! hold for every route: the look-back is the route of large problems, and its registers the most.
+//! The full tiles' kernel also runs the single tiles of few items in `Singles` (native_scan_single_step,
+//! where `a.single_items` names one): a call site compiles one kernel for every single tile.
+template <class Tuning, class Row, class Hooks, class Problem, int Items, tile::route_set Routes, unsigned Singles = 0>
 __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::lookback_min_blocks_for<Row, Items>)
-    native_scan_tiles(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
-                      std::int64_t tiles, std::int64_t first_set) {
+    native_scan(Problem p, tile::routed_launch<typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t,
+                                               typename Problem::accum_type> a) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_tiles<native_ordered_fold<Hooks>>(
-      p, st, tiles, Tuning::lookback_delay_ns, smem, first_set);
+  if constexpr (Singles != 0) {
+    if (a.single_items != 0) {
+      native_scan_single_step<Tuning, Row, Hooks, Problem, Singles>(a.single_items, p, smem);
+      return;
+    }
+  }
+  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_routed<native_ordered_fold<Hooks>, Routes>(p, a, smem);
 }
 
 //! The staged look-back (tuning/shape.cuh, `example_staged_row`): persistent blocks of the row's threads and
 //! one look-back warp, the row's staged minimum of them an SM, two tiles each in shared memory.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__((native_tile<Tuning, Row, Hooks, Problem, Items>::staged_threads),
+__global__ void __launch_bounds__((native_staged_tile<Tuning, Row, Hooks, Problem, Items>::staged_threads),
                                   detail::staged_tiles<Row>::min_blocks_per_sm)
     native_scan_tiles_staged(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
                              std::int64_t tiles, std::int64_t first_set) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_tile<Tuning, Row, Hooks, Problem, Items>::scan_tiles_staged(p, st, tiles, Tuning::lookback_delay_ns, smem,
+  native_staged_tile<Tuning, Row, Hooks, Problem, Items>::scan_staged(p, st, tiles, Tuning::lookback_delay_ns, smem,
                                                                      first_set);
 }
 

@@ -547,7 +547,7 @@ struct transposed_io {
     }
   }
 
-  //! ---- What the staged look-back (transposed_tile::scan_tiles_staged) moves ----
+  //! ---- What the staged look-back (tile/staged_tile.cuh) moves ----
   //! Whether this tile may run staged: its full tiles load and store 16-byte vectors of elements of
   //! one width, its items not split by key, and packed items only in an accumulator of their own width
   //! (the packed rows': a stage is read a vector at a time; narrow items in a wider accumulator have

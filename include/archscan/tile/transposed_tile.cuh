@@ -35,6 +35,7 @@
 #include <archscan/hooks.cuh>
 #include <archscan/tile/cluster.cuh>
 #include <archscan/tile/lookback.cuh>
+#include <archscan/tile/routes.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/tile/transposed_io.cuh>
 #include <archscan/tile/wave.cuh>
@@ -118,17 +119,82 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
              [&](const T& aggregate) { wave_prefix<Ordered, ExactInOrder>(p, tile, aggregate, s, d_aggregates); });
   }
 
-  //! Tile blockIdx.x of a grid that is one thread block cluster (tile/cluster.cuh; sm_90 on): its
-  //! prefix from the aggregates of the tiles before it, which their blocks write into its shared
-  //! memory before one cluster barrier, folded as an ordered wave folds them (the look-back's bits).
-  //! No memory but the input and the output. `raw`: cluster_smem_bytes.
-  __device__ static void scan_cluster(const Problem& p, unsigned char* raw) {
-    static_assert(cluster_fits, "the cluster's slots must fit the tile's shared memory");
+  //! One launch of a routed kernel (tile/routes.cuh; the native family): `a.path`, one of `Routes`,
+  //! uniform over the grid. Every route but the reset runs the same tile body (run_tile) once per
+  //! tile; they differ in where the prefix comes from:
+  //! - single: the whole problem in one tile (n <= tile_items), block 0; no temporary storage.
+  //! - cluster: tile blockIdx.x of a grid that is one thread block cluster (sm_90 on); its prefix
+  //!   from the aggregates that the blocks before it write into its shared memory before one
+  //!   cluster barrier (cluster_prefix). Shared memory: cluster_smem_bytes.
+  //! - wave: tile blockIdx.x of a grid launched cooperatively; its prefix after one grid barrier
+  //!   (scan_wave, `Ordered`; an exact operator's in order where `a.wave_in_order`).
+  //! - lookback: tiles claimed from the counter, as scan_tiles<Ordered> claims them.
+  //! - reset: the look-back's states zeroed by the whole grid, the look-back queued after this
+  //!   launch allowed to start meanwhile (detail/dependent_launch.cuh).
+  //! The cluster and wave routes fold as the look-back does where `Ordered`: the same bits whichever
+  //! route the device allows.
+  template <bool Ordered, route_set Routes>
+  __device__ static void scan_routed(const Problem& p, const routed_launch<state_t, T>& a, unsigned char* raw) {
+    if constexpr (has_route(Routes, route::reset)) {
+      if (a.path == route::reset) {
+        detail::allow_dependent_launch();
+        hooks::delay_reset();
+        zero_tile_states(a.d_temp, a.words);
+        return;
+      }
+    }
     const smem_view s(raw);
-    T* const slots          = reinterpret_cast<T*>(raw + cluster_slots_at);
-    const std::int64_t tile = blockIdx.x;
-    cluster_exchange::arrive_started();
-    run_tile(p, tile, s, [&](const T& aggregate) { cluster_prefix(p, tile, aggregate, s, slots); });
+    constexpr bool resident = hooks::resident_blocks_per_sm > 0;
+    std::int64_t tile       = blockIdx.x;
+    [[maybe_unused]] std::int64_t prefetch_ahead = 0;
+    if (has_route(Routes, route::lookback) && a.path == route::lookback) {
+      detail::wait_for_prerequisite_grids();  // as scan_tiles: nothing touched before the reset completes
+      if (threadIdx.x == 0) {
+        const std::int64_t first = a.st.next_tile();
+        s.tile_ids[0]            = first;
+        if (first < a.first_set && first < a.tiles) pace_start(first);
+      }
+      prefetch_ahead = a.first_set * prefetch_percent / 100;
+      __syncthreads();
+      tile = s.tile_ids[0];
+      if (tile >= a.tiles) return;  // uniform: every thread read the same id after a barrier
+    }
+    T* const slots = reinterpret_cast<T*>(raw + cluster_slots_at);
+    if constexpr (has_route(Routes, route::cluster)) {
+      static_assert(cluster_fits, "the cluster's slots must fit the tile's shared memory");
+      if (a.path == route::cluster) cluster_exchange::arrive_started();
+    }
+    for (int round = 0;; ++round) {
+      // A resident block's next claim (scan_tiles): the other slot, read after this round's last barrier.
+      std::int64_t* next_tile_slot = resident ? &s.tile_ids[(round + 1) & 1] : nullptr;
+      run_tile(p, tile, s, [&](const T& aggregate) {
+        if (has_route(Routes, route::lookback) && a.path == route::lookback) {
+          if constexpr (Ordered) {
+            segment_prefix(p, tile, a.tiles, aggregate, s, a.st, next_tile_slot, Tuning::lookback_delay_ns,
+                           prefetch_ahead);
+          } else {
+            lookback_prefix(p, tile, aggregate, s, a.st, next_tile_slot, Tuning::lookback_delay_ns);
+          }
+        } else if (has_route(Routes, route::wave) && a.path == route::wave) {
+          if constexpr ((Routes & wave_in_order) != 0) {
+            if (a.wave_in_order) {
+              wave_prefix<Ordered, true>(p, tile, aggregate, s, a.d_aggregates);
+              return;
+            }
+          }
+          wave_prefix<Ordered, false>(p, tile, aggregate, s, a.d_aggregates);
+        } else if (has_route(Routes, route::cluster) && a.path == route::cluster) {
+          cluster_prefix(p, tile, aggregate, s, slots);
+        }
+      });
+      if constexpr (!resident) {
+        return;
+      } else {
+        if (a.path != route::lookback) return;
+        tile = s.tile_ids[(round + 1) & 1];
+        if (tile >= a.tiles) return;  // uniform, as above
+      }
+    }
   }
 
   //! Takes tiles from the counter until none is left: one tile per block, or (the hook
@@ -175,104 +241,6 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
         }
       });
       if constexpr (!resident) return;
-    }
-  }
-
-  //! ---- The staged look-back (native rows with staged_from_items: tuning/shape.cuh, example_staged_row) ----
-  //! The staged kernel's block: the workers and one look-back warp.
-  static constexpr int staged_threads = threads + 32;
-  //! Its shared memory: the tile's own (whose exchange regions are the first stage), a second stage, and
-  //! each stage's tile's prefix (the look-back warp's, for the workers).
-  static constexpr int prefix_slot_bytes = static_cast<int>(detail::align_up(sizeof(T), 16));
-  static constexpr int staged_smem_bytes = static_cast<int>(detail::align_up(static_cast<std::size_t>(smem_bytes), 16)) +
-                                          stage_bytes + 2 * prefix_slot_bytes;
-
-  //! Persistent blocks of `threads` workers and one look-back warp (staged_threads), each keeping two
-  //! tiles in shared memory: the current one, whose aggregate is published and whose prefix the
-  //! look-back warp walks for (segment_lookback, as scan_tiles<true>), and the next, which the copy
-  //! unit loads meanwhile (detail/async_copy.cuh) and the workers then fold and publish. Once the
-  //! current tile's prefix is known, the workers read it from its stage again, rescan it, write the
-  //! outputs back into the same slots and store them from there, and the stage takes the tile after
-  //! the next (claimed by the look-back warp meanwhile). No tile's items stay in registers while it
-  //! waits, so a block's registers serve two tiles. The same loads, folds, block scan and walk as
-  //! scan_tiles<true>: the same bits. Full tiles of 16-byte aligned input and output (stages_fit; the
-  //! dispatch checks the pointers); a partial last tile's missing items repeat its first item, as
-  //! load_items pads. Every claimed tile's aggregate is published within one round of its claim without
-  //! waiting for any prefix, so every walk ends (tiles are claimed in order, as scan_tiles claims them).
-  //! The look-back warp reads a tile's aggregate from its published state, which the barrier after
-  //! its fold makes visible, so shared memory hands only prefixes from the look-back warp to the workers.
-  //! Barriers: one `__syncthreads` after the first claims and one after the first fold (its aggregate
-  //! published); per round two (the prefix known; the stage read) and, among the workers alone, the
-  //! block scan's (named barrier 1), one before it (the copy visible to every worker) and, for a
-  //! partial last tile, one before its outputs overwrite the padding's source (store_stage).
-  __device__ static void scan_tiles_staged(const Problem& p, const state_t& st, std::int64_t tiles,
-                                           unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
-    static_assert(stages_fit, "the staged look-back takes full tiles of 16-byte vectors in and out");
-    using workers_barrier = typename scan::first_threads_barrier;
-    const smem_view s(raw);
-    unsigned char* const extra = raw + detail::align_up(static_cast<std::size_t>(smem_bytes), 16);
-    uint4* const stage_a       = s.template regions<uint4>();
-    uint4* const stage_b       = reinterpret_cast<uint4*>(extra);
-    const auto stage           = [&](int b) { return b == 0 ? stage_a : stage_b; };
-    const auto prefix_slot     = [&](int b) { return reinterpret_cast<T*>(extra + stage_bytes + b * prefix_slot_bytes); };
-    const bool worker          = threadIdx.x < threads;
-    const std::int64_t prefetch_ahead = first_set * prefetch_percent / 100;
-    detail::wait_for_prerequisite_grids();  // as scan_tiles: nothing touched before the reset completes
-    if (threadIdx.x == 0) {
-      const std::int64_t first = st.next_tile();
-      s.tile_ids[0]            = first;
-      s.tile_ids[1]            = first < tiles ? st.next_tile() : tiles;
-      if (first < first_set && first < tiles) pace_start(first);
-    }
-    __syncthreads();
-    std::int64_t current = s.tile_ids[0];
-    std::int64_t next    = s.tile_ids[1];
-    if (current >= tiles) return;  // uniform
-    T thread_exclusive;
-    if (worker) {
-      hooks::mark(current, tile_event::started);
-      copy_tile(p, current, stage_a);
-      if (next < tiles) {
-        copy_tile(p, next, stage_b);
-        detail::wait_copies<1>();  // the current tile's (the next one's may still be in flight)
-      } else {
-        detail::wait_copies<0>();
-      }
-      workers_barrier{}();
-      fold_stage(p, st, s, current, stage_a, thread_exclusive);
-    }
-    __syncthreads();  // the first tile's aggregate published before the look-back warp reads it
-    for (int b = 0;; b ^= 1) {  // the current tile in stage b, the next in stage b ^ 1
-      T next_exclusive;
-      if (!worker) {
-        if (prefetch_ahead > 0 && threadIdx.x == staged_threads - 1) prefetch_input(p, next + prefetch_ahead);
-        hooks::starve(current);
-        T aggregate;
-        st.poll(current, aggregate);  // published by the workers before the last barrier
-        const detail::maybe<T> prefix = segment_walk::exclusive_prefix(st, current, tiles, aggregate, p.seed_maybe(),
-                                                                       p.op, lookback_delay_ns);
-        if (threadIdx.x == threads && current > 0) *prefix_slot(b) = prefix.value;  // for every tile > 0
-      } else if (next < tiles) {
-        hooks::mark(next, tile_event::started);
-        detail::wait_copies<0>();
-        workers_barrier{}();
-        fold_stage(p, st, s, next, stage(b ^ 1), next_exclusive);
-      }
-      __syncthreads();  // the current tile's prefix known, the next one's aggregate published
-      if (!worker) {
-        if (threadIdx.x == threads) s.tile_ids[b] = next < tiles ? st.next_tile() : tiles;
-      } else {
-        hooks::mark(current, tile_event::prefixed);
-        store_stage(p, current, stage(b), *prefix_slot(b), thread_exclusive);
-        hooks::mark(current, tile_event::stored);
-      }
-      __syncthreads();  // stage b read by every worker; the claim visible
-      if (next >= tiles) return;  // uniform
-      const std::int64_t after = s.tile_ids[b];
-      if (worker && after < tiles) copy_tile(p, after, stage(b));
-      current          = next;
-      next             = after;
-      thread_exclusive = next_exclusive;
     }
   }
 
@@ -347,7 +315,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     return total;
   }
 
- private:
+ protected:
   //! One tile. `find_prefix(aggregate)`, called by every thread once the tile's aggregate is known,
   //! leaves the exclusive prefix of a tile > 0 in `*s.tile_prefix`, visible to the block when it returns.
   template <class FindPrefix>
@@ -546,75 +514,6 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
 
-  //! The workers' fold of the tile in `stage` (scan_items' thread totals and block scan): its
-  //! aggregate published, this worker's exclusive prefix in `thread_exclusive`. The
-  //! thread total folds each vector's items pairwise, then the vectors' totals pairwise: reduce's
-  //! association, since a vector's items are a power of two that divides the thread's.
-  __device__ static void fold_stage(const Problem& p, const state_t& st, const smem_view& s, std::int64_t tile,
-                                    const uint4* stage, T& thread_exclusive) {
-    constexpr int vector_items = stage_vectors::vector_items;
-    static_assert(stage_vectors::lane_vectors * vector_items == items && (vector_items & (vector_items - 1)) == 0,
-                  "a lane's items split into vectors of a power of two items");
-    const std::int64_t left = p.n - tile * tile_items;
-    const T fill            = left < tile_items ? stage_fill(p, stage) : T{};
-    T vector_totals[stage_vectors::lane_vectors];
-#pragma unroll
-    for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
-      T x[vector_items];
-      read_stage_vector(p, stage, j, left, fill, x);
-      vector_totals[j] = reduce<vector_items>([&](int i) { return x[i]; }, p.op);
-    }
-    const T thread_total = reduce<stage_vectors::lane_vectors>([&](int j) { return vector_totals[j]; }, p.op);
-    const T aggregate    = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage,
-                                                typename scan::first_threads_barrier{});
-    if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
-    hooks::mark(tile, tile_event::aggregated);
-  }
-
-  //! The workers' rescan of the tile in `stage` from its `prefix` (read for tiles > 0; scan_items'
-  //! rescan), the outputs written back into the same slots (each lane its own, a vector once read),
-  //! then stored from there as striped vectors (a partial tile's vector that crosses its end item by item).
-  __device__ static void store_stage(const Problem& p, std::int64_t tile, uint4* stage, const T& prefix,
-                                     const T& thread_exclusive) {
-    constexpr int vector_items = stage_vectors::vector_items;
-    uint4* region              = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
-    const int lane             = static_cast<int>(threadIdx.x) % 32;
-    const std::int64_t base    = tile * tile_items;
-    const std::int64_t left    = p.n - base;
-    const int rest             = left < tile_items ? static_cast<int>(left) : tile_items;
-    T fill{};
-    if (rest < tile_items) {
-      fill = stage_fill(p, stage);
-      // Every worker has read the padding (warp 0's slot 0) before any output may overwrite it.
-      typename scan::first_threads_barrier{}();
-    }
-    const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{prefix, 1} : p.seed_maybe();
-    T x[vector_items];            // the vector being rescanned
-    out_element u[vector_items];  // its outputs, written to its slot once whole
-    rescan_items(
-        p, thread_prefix(p, tile_prefix, thread_exclusive),
-        [&](int j) {
-          if (j % vector_items == 0) read_stage_vector(p, stage, j / vector_items, left, fill, x);
-          return x[j % vector_items];
-        },
-        [&](int j, const T& scanned) {
-          u[j % vector_items] = static_cast<out_element>(p.finish(scanned));
-          if (j % vector_items == vector_items - 1) {
-            std::memcpy(&region[stage_vectors::slot(lane * stage_vectors::lane_vectors + j / vector_items)], u,
-                        sizeof(uint4));
-          }
-        });
-    __syncwarp(0xffffffffu);
-    uint4 v[stage_vectors::lane_vectors];
-#pragma unroll
-    for (int k = 0; k < stage_vectors::lane_vectors; ++k) v[k] = region[stage_vectors::slot(k * 32 + lane)];
-    if (rest == tile_items) {
-      store_vectors(p.out + warp_first(base), v);
-    } else {
-      store_vectors(p.out + warp_first(base), warp_rest(rest), v);
-    }
-  }
-
   //! The fold of item(0) ... item(Count - 1), pairwise, operands in order.
   template <int Count = items, class Item, class Op>
   __device__ __forceinline__ static T reduce(Item item, Op op) {
@@ -629,7 +528,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     return level[0];
   }
 
- private:
+ protected:
   using io::load_items;
   using io::load_split;
   using io::load_packed;

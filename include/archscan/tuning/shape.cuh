@@ -108,7 +108,7 @@ struct example_single_row : example_row {
 //! of at least `staged_from_items` items, on a device whose memory's peak bandwidth reaches the
 //! tuning's `staged_min_memory_gbps`, run the row's full tiles on persistent blocks of block_threads
 //! workers and one look-back warp, `staged_min_blocks_per_sm` of them an SM, each keeping two tiles
-//! in shared memory (tile/transposed_tile.cuh, `scan_tiles_staged`): a tile waiting for its prefix
+//! in shared memory (tile/staged_tile.cuh): a tile waiting for its prefix
 //! holds no registers, so more tiles load at once. Full tiles of 16-byte vectors in and out (packed
 //! or not: `packed_rows` may state these fields too), items not split by key; others, and unaligned
 //! calls, take the ordinary look-back. In a row with large tiles (`example_large_row`), which never
