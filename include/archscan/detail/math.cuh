@@ -2,7 +2,7 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file Integer arithmetic that plans and tiles share: ceiling division, alignment, maxima, logarithms.
+//! \file Integer arithmetic that plans and tiles share: ceiling division, alignment, maxima.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,9 +23,6 @@ template <class... Rest>
 __host__ __device__ constexpr std::size_t max_of(std::size_t a, std::size_t b, Rest... rest) {
   return max_of(a > b ? a : b, rest...);
 }
-
-//! floor(log2(x)) for x >= 1.
-__host__ __device__ constexpr int log2_floor(std::int64_t x) { return x > 1 ? 1 + log2_floor(x / 2) : 0; }
 
 //! Temporary storage is carved into arrays at this alignment (what cudaMalloc guarantees).
 inline constexpr std::size_t storage_alignment = 256;
