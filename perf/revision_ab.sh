@@ -51,6 +51,9 @@
 #   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [ARCHSCAN_STEP_TIMEOUT, else 0: no limit]: a
 #                             round that would not fit is skipped (one 10-minute device call: 540)
 #   ARCHSCAN_AB_RUN_TIMEOUT_S seconds one run may take [180]
+#   ARCHSCAN_REV_AB_DIGEST    1: also build archscan-digest in both builds, run each once after the rounds and
+#                             compare the bits of native's results (perf/digest_compare.py; the digests in
+#                             logs.tar.gz); a difference or a failed digest fails the script [0]
 set -u
 set -o pipefail
 
@@ -113,7 +116,11 @@ if [[ $old_src == "$PWD" ]]; then
 fi
 ab_old_args=(-UCCCL_DIR)
 ab_new_args=(-UCCCL_DIR)
-ab_build_pair "$old_src" "$old_dir" "archscan-bench" "$PWD" "$new_dir" "archscan-bench archscan-compare"
+digest=${ARCHSCAN_REV_AB_DIGEST:-0}
+digest_target=""
+((digest)) && digest_target=" archscan-digest"
+ab_build_pair "$old_src" "$old_dir" "archscan-bench$digest_target" "$PWD" "$new_dir" \
+  "archscan-bench archscan-compare$digest_target"
 echo "build old (rc $rc_old): $old_label from $old_src into $old_dir"
 echo "build new (rc $rc_new): $new_label into $new_dir"
 ab_build_tails
@@ -226,6 +233,20 @@ if [[ $rc_compare -eq 1 && -n $flagged ]]; then
 fi
 t_runs=$(($(date +%s) - t_runs))
 echo "confirmation: $confirm_note"
+# The bits of native's results, old against new on this GPU (archscan-digest, perf/digest.cu).
+digest_note=""
+rc_digest=0
+if ((digest)); then
+  for side in old new; do
+    dir_var=${side}_dir
+    timeout 300 "${!dir_var}/perf/archscan-digest" "$logs/${side}_digest.json" > "$logs/${side}_digest.txt" 2>&1 ||
+      rc_digest=1
+  done
+  python3 perf/digest_compare.py "$logs/old_digest.json" "$logs/new_digest.json" > "$logs/digest_compare.txt" 2>&1 ||
+    rc_digest=1
+  digest_note="digest old vs new: $(tail -n 1 "$logs/digest_compare.txt")"
+  echo "$digest_note"
+fi
 # What to commit: each case's median over the build's runs (with one run, that run's compact form).
 {
   "$compare" --compact "${runs_old[@]}" "$out/old_medians.json"
@@ -255,6 +276,7 @@ slowest=$(awk -F' [|] ' '$1 ~ /^[|] [a-z_]+\/[a-z0-9]+\/[0-9]+\// && $4 != "-" {
   cat "$logs/compare.md"
   echo
   echo "Summary: ${slowest:-no case in both builds}."
+  [[ -z $digest_note ]] || { echo; echo "Bits: $digest_note (perf/digest_compare.py; rc $rc_digest)."; }
   echo
   echo "### How this was run"
   echo
@@ -271,6 +293,7 @@ echo
 
 status=0
 [[ $rc_compare -eq 1 ]] && status=1
+[[ $rc_digest -eq 0 ]] || status=1
 for name in "${order[@]}"; do
   [[ ${rc_run[$name]} == 0 ]] || { [[ ${rc_run[$name]} == 1 ]] && status=1; }
 done
@@ -284,6 +307,7 @@ geomean_change() {  # ROW NAME: the change column of that row of the geomean tab
 cub_drift=$(geomean_change "cub (control)")
 all_geo=$(geomean_change all)
 summary "$word | $old_label (old) vs $new_label (new) | ${slowest:-no case in both builds} | ${gate##*). }" \
-  "| geomean new/old all ${all_geo:-?}, CUB (control) ${cub_drift:-?} | $main_runs, confirmation: ${confirm_note%%;*}" \
+  "| geomean new/old all ${all_geo:-?}, CUB (control) ${cub_drift:-?}${digest_note:+ | $digest_note}" \
+  "| $main_runs, confirmation: ${confirm_note%%;*}" \
   "($(run_status)) | builds $t_build s, runs $t_runs s | $out/revision_ab.md"
 exit $status
