@@ -243,31 +243,33 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem, int Items>
   using launch_args = tile::routed_launch<typename tile_of<Tuning, Hooks, Problem, Items>::state_t,
                                           typename Problem::accum_type>;
-  //! Sets the routed kernel's attributes (its dynamic shared memory up to the cluster's where it
-  //! clusters, and the single tiles' it runs) and returns its blocks an SM (every route's occupancy:
-  //! the carveout fits them).
-  template <class Tuning, class Hooks, class Problem, int Items>
+  //! Sets the attributes of `k`, the routed kernel of tiles of `Items` per thread (its dynamic shared
+  //! memory up to the cluster's where it clusters, and the single tiles' it runs), and returns its
+  //! blocks an SM (every route's occupancy: the carveout fits them). The caller names `k` in its own
+  //! body, as the contract of dispatch/family.cuh asks: each translation unit has its own copy of a
+  //! kernel, and a helper keyed by the tile alone would be one function for the whole program, set
+  //! on one unit's copy.
+  template <class Tuning, class Hooks, class Problem, int Items, auto k>
   static int configure_routed(const detail::device_facts& facts) {
     using tile_t            = tile_of<Tuning, Hooks, Problem, Items>;
     constexpr int most_smem = std::max(clusters_of<Tuning, Hooks, Problem, Items> ? tile_t::cluster_smem_bytes : 0,
                                        Items == row_of<Tuning, Problem>::items_per_thread
                                            ? singles_smem_from<Tuning, Hooks, Problem>()
                                            : 0);
-    return configure_kernel<Tuning, routed_kernel<Tuning, Hooks, Problem, Items>, true>(
-        tile_t::threads, tile_t::smem_bytes, facts, Tuning::carveout_percent, most_smem);
+    return configure_kernel<Tuning, k, true>(tile_t::threads, tile_t::smem_bytes, facts, Tuning::carveout_percent,
+                                             most_smem);
   }
 
-  //! Sets the attributes of the kernel that runs the waves of tiles of `Items` per thread and returns
-  //! its blocks an SM. A kernel of its own takes all the shared memory as carveout: the blocks
-  //! counted surely fit.
-  template <class Tuning, class Hooks, class Problem, int Items>
+  //! Sets the attributes of `kw`, the kernel that runs the waves of tiles of `Items` per thread
+  //! (wave_kernel, named by the caller as for configure_routed), and returns its blocks an SM. A
+  //! kernel of its own takes all the shared memory as carveout: the blocks counted surely fit.
+  template <class Tuning, class Hooks, class Problem, int Items, auto kw>
   static int configure_wave(const detail::device_facts& facts) {
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     if constexpr (wave_apart<Tuning, Hooks, Problem, Items>) {
-      return configure_kernel<Tuning, wave_kernel<Tuning, Hooks, Problem, Items>, true>(tile_t::threads,
-                                                                                        tile_t::smem_bytes, facts, 100);
+      return configure_kernel<Tuning, kw, true>(tile_t::threads, tile_t::smem_bytes, facts, 100);
     } else {
-      return configure_routed<Tuning, Hooks, Problem, Items>(facts);
+      return configure_routed<Tuning, Hooks, Problem, Items, kw>(facts);
     }
   }
 
@@ -377,7 +379,8 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem, int Items>
   static single_pass_plan plan_single(const Problem& p, const detail::device_facts& facts) {
     using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    configure_routed<Tuning, Hooks, Problem, single_host<Tuning, Hooks, Problem, Items>>(facts);
+    constexpr int host = single_host<Tuning, Hooks, Problem, Items>;
+    configure_routed<Tuning, Hooks, Problem, host, routed_kernel<Tuning, Hooks, Problem, host>>(facts);
     native_plan_input in{};
     in.n                = p.n;
     in.accum_bytes      = sizeof(typename Problem::accum_type);
@@ -397,11 +400,12 @@ struct family_dispatch<native_family> {
   static void launch_single(const Problem& p, const detail::device_facts& facts, cudaStream_t stream) {
     using tile_t       = tile_of<Tuning, Hooks, Problem, Items>;
     constexpr int host = single_host<Tuning, Hooks, Problem, Items>;
-    configure_routed<Tuning, Hooks, Problem, host>(facts);
+    constexpr auto k   = routed_kernel<Tuning, Hooks, Problem, host>;
+    configure_routed<Tuning, Hooks, Problem, host, k>(facts);
     launch_args<Tuning, Hooks, Problem, host> a{};
     a.path         = tile::route::single;
     a.single_items = host == Items ? 0 : Items;
-    routed_kernel<Tuning, Hooks, Problem, host><<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p, a);
+    k<<<1, tile_t::threads, tile_t::smem_bytes, stream>>>(p, a);
     detail::throw_on_launch_error("archscan::native: scan_single");
   }
 
@@ -419,18 +423,21 @@ struct family_dispatch<native_family> {
     if constexpr (clusters_of<Tuning, Hooks, Problem, Items>) {
       if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles,
                                    facts.cc_major, in.resident_blocks_per_sm)) {
-        in.cluster_max_tiles = cluster_capacity<Tuning, Hooks, Problem, Items>(facts, Tuning::cluster_max_tiles);
+        in.cluster_max_tiles = cluster_capacity<Tuning, Hooks, Problem, Items, routed_kernel<Tuning, Hooks, Problem, Items>>(
+            facts, Tuning::cluster_max_tiles);
       }
     }
     // One tile (full tiles only: small ones are taken for more than one full tile) or many: the one kernel.
-    const int blocks_per_sm = configure_routed<Tuning, Hooks, Problem, Items>(facts);
+    const int blocks_per_sm =
+        configure_routed<Tuning, Hooks, Problem, Items, routed_kernel<Tuning, Hooks, Problem, Items>>(facts);
     if (p.n > tile_t::tile_items) {
       in.blocks_per_sm = blocks_per_sm;
       if (native_wave_candidate(in)) {
         if constexpr (exact_waves_in_order<Tuning, Hooks, Problem>) {
           in.wave_tree_max_run_bytes = detail::wave_tree_max_run_bytes<Tuning>::value;
         }
-        in.wave_blocks_per_sm = configure_wave<Tuning, Hooks, Problem, Items>(facts);
+        in.wave_blocks_per_sm =
+            configure_wave<Tuning, Hooks, Problem, Items, wave_kernel<Tuning, Hooks, Problem, Items>>(facts);
       }
     }
     single_pass_plan pl = make_native_plan(in);
@@ -465,17 +472,18 @@ struct family_dispatch<native_family> {
     using tile_t          = tile_of<Tuning, Hooks, Problem, Items>;
     using staged_t        = staged_of<Tuning, Hooks, Problem, Items>;
     constexpr auto k      = routed_kernel<Tuning, Hooks, Problem, Items>;
+    constexpr auto kw     = wave_kernel<Tuning, Hooks, Problem, Items>;
     constexpr auto routes = routes_of<Tuning, Hooks, Problem, Items>;
     if (pl.route == single_pass_route::single_tile) {
       launch_single<Tuning, Hooks, Problem, Items>(p, facts, stream);
       return;
     }
-    configure_routed<Tuning, Hooks, Problem, Items>(facts);
+    configure_routed<Tuning, Hooks, Problem, Items, k>(facts);
     launch_args<Tuning, Hooks, Problem, Items> a{};
     if constexpr (has_route(routes, tile::route::cluster)) {
       if (pl.route == single_pass_route::cluster) {
         a.path = tile::route::cluster;
-        cluster_capacity<Tuning, Hooks, Problem, Items>(facts, Tuning::cluster_max_tiles);  // this copy's attributes
+        cluster_capacity<Tuning, Hooks, Problem, Items, k>(facts, Tuning::cluster_max_tiles);  // this copy's attributes
         const one_cluster launch(static_cast<int>(pl.tiles.tiles), tile_t::threads, tile_t::cluster_smem_bytes, stream);
         detail::throw_on_error(cudaLaunchKernelEx(&launch.config, k, p, a), "archscan::native: scan_cluster");
         detail::throw_on_launch_error("archscan::native: scan_cluster");
@@ -489,8 +497,8 @@ struct family_dispatch<native_family> {
         a.path          = tile::route::wave;
         a.d_aggregates  = static_cast<typename Problem::accum_type*>(d_temp);
         a.wave_in_order = pl.wave_in_order;
-        configure_wave<Tuning, Hooks, Problem, Items>(facts);
-        if (launch_cooperative(wave_kernel<Tuning, Hooks, Problem, Items>, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
+        configure_wave<Tuning, Hooks, Problem, Items, kw>(facts);
+        if (launch_cooperative(kw, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
                                "archscan::native: scan_wave", p, a)) {
           return;
         }
@@ -501,7 +509,7 @@ struct family_dispatch<native_family> {
       if (pl.staged) {
         constexpr auto ks = kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>;
         configure_kernel<Tuning, ks, true>(staged_t::staged_threads, staged_t::staged_smem_bytes, facts);
-        reset_then_scan<Tuning, Hooks, Problem, Items>(p, pl, d_temp, stream, [&](bool dependent) {
+        reset_then_scan<Tuning, Hooks, Problem, Items, k>(p, pl, d_temp, stream, [&](bool dependent) {
           launch_maybe_dependent(dependent, ks, pl.tiles.grid, staged_t::staged_threads, staged_t::staged_smem_bytes,
                                  stream, "archscan::native: scan_tiles_staged", p, st, pl.lookback.tiles, pl.first_set);
         });
@@ -513,7 +521,7 @@ struct family_dispatch<native_family> {
     a.st         = st;
     a.tiles      = pl.lookback.tiles;
     a.first_set  = pl.first_set;
-    reset_then_scan<Tuning, Hooks, Problem, Items>(p, pl, d_temp, stream, [&](bool dependent) {
+    reset_then_scan<Tuning, Hooks, Problem, Items, k>(p, pl, d_temp, stream, [&](bool dependent) {
       launch_maybe_dependent(dependent, k, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
                              "archscan::native: scan_tiles", p, a);
     });
@@ -533,10 +541,10 @@ struct family_dispatch<native_family> {
   }
 
   //! The look-back's tile states reset, then `scan(dependent)` launches the look-back: after the reset
-  //! route of the kernel of tiles of `Items` per thread (configured already), as its programmatic
+  //! route of `k`, the routed kernel of tiles of `Items` per thread (configured already), as its programmatic
   //! dependent, where the plan says so (the scan must be the kernel queued right after the reset: its
   //! wait covers that one only), else after a cudaMemsetAsync.
-  template <class Tuning, class Hooks, class Problem, int Items, class Scan>
+  template <class Tuning, class Hooks, class Problem, int Items, auto k, class Scan>
   static void reset_then_scan(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream,
                               Scan&& scan) {
     if constexpr (has_route(routes_of<Tuning, Hooks, Problem, Items>, tile::route::reset)) {
@@ -547,7 +555,7 @@ struct family_dispatch<native_family> {
         a.d_temp                  = d_temp;
         a.words                   = tile::tile_state_words(pl.states);
         const std::int64_t blocks = std::min<std::int64_t>(detail::ceil_div(a.words, threads), 1024);
-        routed_kernel<Tuning, Hooks, Problem, Items><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(p, a);
+        k<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(p, a);
         detail::throw_on_launch_error("archscan::native: resetting tile states");
         scan(true);
         return;
@@ -571,14 +579,13 @@ struct family_dispatch<native_family> {
     }
   };
 
-  //! The largest cluster of the routed kernel of tiles of `Items` per thread that fits on the device,
-  //! at most `most` blocks (0: none of 2 or more, or the kernel was not compiled for sm_90 on), asked
-  //! once per device and kernel. Sizes past 8, the portable limit, need the kernel's consent
-  //! (cudaFuncAttributeNonPortableClusterSizeAllowed).
-  template <class Tuning, class Hooks, class Problem, int Items>
+  //! The largest cluster of `k`, the routed kernel of tiles of `Items` per thread (named by the
+  //! caller, as for configure_routed), that fits on the device, at most `most` blocks (0: none of 2 or
+  //! more, or the kernel was not compiled for sm_90 on), asked once per device and kernel. Sizes past
+  //! 8, the portable limit, need the kernel's consent (cudaFuncAttributeNonPortableClusterSizeAllowed).
+  template <class Tuning, class Hooks, class Problem, int Items, auto k>
   static int cluster_capacity(const detail::device_facts& facts, int most) {
-    using tile_t     = tile_of<Tuning, Hooks, Problem, Items>;
-    constexpr auto k = routed_kernel<Tuning, Hooks, Problem, Items>;
+    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
     struct key {};
     return once_per_device<key>(facts.device, [&] {
       // A build without sm_90 code runs on this device from older PTX, where the cluster route only traps.
@@ -586,7 +593,7 @@ struct family_dispatch<native_family> {
       detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
       if (attributes.ptxVersion < 90) most = 0;
       if (most > tile::cluster_exchange::max_blocks) most = tile::cluster_exchange::max_blocks;  // none allows more
-      if (most > 1) configure_routed<Tuning, Hooks, Problem, Items>(facts);
+      if (most > 1) configure_routed<Tuning, Hooks, Problem, Items, k>(facts);
       if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
         cudaGetLastError();
         most = 8;
