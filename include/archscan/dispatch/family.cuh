@@ -93,6 +93,20 @@ struct attributed_launch {
   attributed_launch& operator=(const attributed_launch&) = delete;
 };
 
+//! A grid that is one cluster of `blocks` blocks (along x), for the occupancy query and the launch.
+struct one_cluster : attributed_launch {
+  one_cluster(int blocks, int threads, int smem, cudaStream_t stream)
+      : attributed_launch(dimension(blocks), blocks, threads, smem, stream) {}
+  static cudaLaunchAttribute dimension(int blocks) {
+    cudaLaunchAttribute a{};
+    a.id               = cudaLaunchAttributeClusterDimension;
+    a.val.clusterDim.x = static_cast<unsigned>(blocks);
+    a.val.clusterDim.y = 1;
+    a.val.clusterDim.z = 1;
+    return a;
+  }
+};
+
 //! Launches `kernel` cooperatively (every block resident at once, as a grid barrier needs) on
 //! `stream` with `args`. Returns false, with nothing launched and no error left pending, when the
 //! driver refuses for lack of room (e.g. under MPS): the caller then takes its plan's fallback. Any

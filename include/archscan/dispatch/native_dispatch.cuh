@@ -565,20 +565,6 @@ struct family_dispatch<native_family> {
     scan(false);
   }
 
-  //! A grid that is one cluster of `blocks` blocks (along x), for the occupancy query and the launch.
-  struct one_cluster : attributed_launch {
-    one_cluster(int blocks, int threads, int smem, cudaStream_t stream)
-        : attributed_launch(dimension(blocks), blocks, threads, smem, stream) {}
-    static cudaLaunchAttribute dimension(int blocks) {
-      cudaLaunchAttribute a{};
-      a.id               = cudaLaunchAttributeClusterDimension;
-      a.val.clusterDim.x = static_cast<unsigned>(blocks);
-      a.val.clusterDim.y = 1;
-      a.val.clusterDim.z = 1;
-      return a;
-    }
-  };
-
   //! The largest cluster of `k`, the routed kernel of tiles of `Items` per thread (named by the
   //! caller, as for configure_routed), that fits on the device, at most `most` blocks (0: none of 2 or
   //! more, or the kernel was not compiled for sm_90 on), asked once per device and kernel. Sizes past
