@@ -51,15 +51,24 @@ __device__ __forceinline__ void native_scan_single_step(int items, const Problem
   }
 }
 
+//! The minimum of blocks an SM in a routed kernel's bounds: the look-back's where it runs the look-back
+//! (a row's lookback_min_blocks_per_sm, for its full tiles), else the row's own: a wave kernel of its
+//! own keeps that, so that a wave's tiles stay resident (row_8: 2^21 doubles, 512 tiles, one wave at 4
+//! blocks an SM and 1.06x the time at 3, tuning/native.cuh).
+template <class Row, int Items, tile::route_set Routes>
+inline constexpr int native_min_blocks = tile::has_route(Routes, tile::route::lookback)
+                                             ? detail::lookback_min_blocks_for<Row, Items>
+                                             : detail::min_blocks_for<Row, Items>;
+
 //! One tile shape's kernel for every route in `Routes` (tile/routes.cuh): one tile, one cluster (sm_90
 //! on; dynamic shared memory the tile's cluster_smem_bytes), one wave (launched cooperatively), the
 //! look-back over tiles claimed from the counter of `a.st`, or the reset of those states before it.
-//! The look-back's bounds (the row's lookback_min_blocks_per_sm for its full tiles, tuning/shape.cuh)
-//! hold for every route: the look-back is the route of large problems, and its registers the most.
+//! The look-back's bounds (native_min_blocks) hold for every route: the look-back is the route of large
+//! problems, and its registers the most.
 //! The full tiles' kernel also runs the single tiles of few items in `Singles` (native_scan_single_step,
 //! where `a.single_items` names one): a call site compiles one kernel for every single tile.
 template <class Tuning, class Row, class Hooks, class Problem, int Items, tile::route_set Routes, unsigned Singles = 0>
-__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), detail::lookback_min_blocks_for<Row, Items>)
+__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), (native_min_blocks<Row, Items, Routes>))
     native_scan(Problem p, tile::routed_launch<typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t,
                                                typename Problem::accum_type> a) {
   extern __shared__ __align__(16) unsigned char smem[];
