@@ -14,6 +14,10 @@
 
 namespace {
 
+//! native's compile-time choices for problem type `P` under `Tuning` (dispatch/native_config.cuh).
+template <class Tuning, class P>
+using cfg = archscan::dispatch::native_config<Tuning, archscan::no_hooks, P>;
+
 using archscan::dispatch::make_native_plan;
 using archscan::dispatch::native_plan_input;
 using archscan::dispatch::single_pass_route;
@@ -232,22 +236,18 @@ using double_problem = archscan::detail::scan_problem<const double*, Out*, doubl
 //! A cluster's kernel is compiled (so the route planned) only where its 16 slots fit beside the tile
 //! within the tile's shared memory limit; a 4 KiB accumulator takes a wave (policy.cuh's promise).
 TEST(NativePlan, ClustersOnlyWhereTheirSlotsFit) {
-  using native = archscan::dispatch::family_dispatch<archscan::native_family>;
   using archscan::native_tuning;
-  using archscan::no_hooks;
   using doubles = double_problem<double>;
   using blobs   = archscan::detail::scan_problem<const native_plan_types::four_kib*, native_plan_types::four_kib*,
                                                  native_plan_types::four_kib, archscan::detail::identity_finish,
                                                  archscan::detail::identity_finish,
                                                  archscan::detail::scan_kind::inclusive, false>;
-  using double_tile = native::full_tile<native_tuning, no_hooks, doubles>;
-  using blob_tile   = native::full_tile<native_tuning, no_hooks, blobs>;
+  using double_tile = cfg<native_tuning, doubles>::full_tile;
+  using blob_tile   = cfg<native_tuning, blobs>::full_tile;
   static_assert(double_tile::cluster_fits && double_tile::cluster_smem_bytes > double_tile::smem_bytes);
-  static_assert(native::clusters_of<native_tuning, no_hooks, doubles,
-                                    native::row_of<native_tuning, doubles>::items_per_thread>);
+  static_assert(cfg<native_tuning, doubles>::clusters<cfg<native_tuning, doubles>::full_items>);
   static_assert(!blob_tile::cluster_fits);
-  static_assert(!native::clusters_of<native_tuning, no_hooks, blobs,
-                                     native::row_of<native_tuning, blobs>::items_per_thread>);
+  static_assert(!cfg<native_tuning, blobs>::clusters<cfg<native_tuning, blobs>::full_items>);
   SUCCEED() << "checked at compile time";
 }
 
@@ -274,23 +274,21 @@ TEST(NativePlan, LargeTilesByNAlone) {
   using row4 = archscan::native_tuning::row_4;
   static_assert(archscan::detail::lookback_min_blocks_for<row4, row4::items_per_thread> == row4::min_blocks_per_sm);
   static_assert(!archscan::detail::large_tiles<archscan::native_tuning::row_4>::present);
-  using native = archscan::dispatch::family_dispatch<archscan::native_family>;
   using archscan::native_tuning;
-  using archscan::no_hooks;
   using doubles = double_problem<double>;
-  static_assert(native::has_large_tiles<native_tuning, no_hooks, doubles>);
-  static_assert(native::large_tile<native_tuning, no_hooks, doubles>::tile_items == 7936);
-  static_assert(native::full_tile<native_tuning, no_hooks, doubles>::tile_items == 4096);
+  static_assert(cfg<native_tuning, doubles>::has_large_tiles);
+  static_assert(cfg<native_tuning, doubles>::large_tile::tile_items == 7936);
+  static_assert(cfg<native_tuning, doubles>::full_tile::tile_items == 4096);
   // Output items wider than the row's fit both tiles to the same size: no large tiles for that
   // problem type (and no error).
-  static_assert(!native::has_large_tiles<native_tuning, no_hooks, double_problem<wide_item>>);
+  static_assert(!cfg<native_tuning, double_problem<wide_item>>::has_large_tiles);
   // row_16's large tiles: 192x21 (16-byte items; threads of their own), against 128x16.
   using wides = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
                                                archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
                                                false>;
-  static_assert(native::large_tile<native_tuning, no_hooks, wides>::tile_items == 192 * 21);
-  static_assert(native::large_tile<native_tuning, no_hooks, wides>::threads == 192);
-  static_assert(native::full_tile<native_tuning, no_hooks, wides>::threads == 128);
+  static_assert(cfg<native_tuning, wides>::large_tile::tile_items == 192 * 21);
+  static_assert(cfg<native_tuning, wides>::large_tile::threads == 192);
+  static_assert(cfg<native_tuning, wides>::full_tile::threads == 128);
   // Only the large tiles take large_block_threads; rows without it keep block_threads for them too.
   using row16 = native_tuning::row_16;
   static_assert(archscan::detail::tile_threads<row16, row16::large_items_per_thread> == 192);
@@ -301,20 +299,20 @@ TEST(NativePlan, LargeTilesByNAlone) {
   static_assert(archscan::detail::other_tile_of<row16>(row16::single_items_per_thread));
   // row_16's large tiles walk the chain of prefixes (large_chained), its full tiles the segment
   // states (16 bytes > prefix_chain_max_bytes); 8-byte items take the chain by their size.
-  static_assert(native::large_tile<native_tuning, no_hooks, wides>::segment_walk::chained);
-  static_assert(!native::full_tile<native_tuning, no_hooks, wides>::segment_walk::chained);
-  static_assert(native::full_tile<native_tuning, no_hooks, doubles>::segment_walk::chained);
+  static_assert(cfg<native_tuning, wides>::large_tile::segment_walk::chained);
+  static_assert(!cfg<native_tuning, wides>::full_tile::segment_walk::chained);
+  static_assert(cfg<native_tuning, doubles>::full_tile::segment_walk::chained);
   // The tests' on_segment_states keeps every tile on the segment states, large tiles too.
   using states = archscan::test::on_segment_states<native_tuning>;
-  static_assert(!native::large_tile<states, no_hooks, wides>::segment_walk::chained);
-  static_assert(!native::full_tile<states, no_hooks, doubles>::segment_walk::chained);
-  static_assert(native::full_tile<native_tuning, no_hooks, wides>::tile_items == 128 * 16);
+  static_assert(!cfg<states, wides>::large_tile::segment_walk::chained);
+  static_assert(!cfg<states, doubles>::full_tile::segment_walk::chained);
+  static_assert(cfg<native_tuning, wides>::full_tile::tile_items == 128 * 16);
   // by-key rows: 256x28 large tiles of int and double values, against 256x16 (split items: the
   // exchanges hold values, not whole by-key items, so nothing is fitted down).
-  static_assert(native::large_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 256 * 28);
-  static_assert(native::full_tile<native_tuning, no_hooks, keyed_problem<int>>::tile_items == 256 * 16);
-  static_assert(native::large_tile<native_tuning, no_hooks, keyed_problem<double>>::tile_items == 256 * 28);
-  static_assert(native::full_tile<native_tuning, no_hooks, keyed_problem<double>>::tile_items == 256 * 16);
+  static_assert(cfg<native_tuning, keyed_problem<int>>::large_tile::tile_items == 256 * 28);
+  static_assert(cfg<native_tuning, keyed_problem<int>>::full_tile::tile_items == 256 * 16);
+  static_assert(cfg<native_tuning, keyed_problem<double>>::large_tile::tile_items == 256 * 28);
+  static_assert(cfg<native_tuning, keyed_problem<double>>::full_tile::tile_items == 256 * 16);
   SUCCEED();
 }
 
@@ -327,45 +325,42 @@ struct four_item_tiles : archscan::native_tuning {
 
 //! The first single tile of native's row for problem type `P`: the ladder's smallest.
 template <class P>
-using first_single_tile = archscan::dispatch::family_dispatch<archscan::native_family>::tile_of<
-    archscan::native_tuning, archscan::no_hooks, P,
-    archscan::dispatch::family_dispatch<archscan::native_family>::single_of<archscan::native_tuning, P>::items_per_thread>;
+using first_single_tile =
+    typename cfg<archscan::native_tuning, P>::template tile_of<cfg<archscan::native_tuning, P>::single::items_per_thread>;
 
 TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   // Problems of at most 1024 items run as one tile of 4 items a thread (8 for 16-byte items, 128
   // threads), larger ones as the next step of the ladder that covers them (float: 256x8, 256x16;
   // double and by-key items: 256x8), larger ones up to a full tile as one full tile: the shipped
   // rows' single tiles.
-  using native = archscan::dispatch::family_dispatch<archscan::native_family>;
   using archscan::native_tuning;
-  using archscan::no_hooks;
   using doubles = double_problem<double>;
   using wides   = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
                                                archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
                                                false>;
-  static_assert(native::has_single_tiles<native_tuning, no_hooks, doubles>);
+  static_assert(cfg<native_tuning, doubles>::has_single_tiles);
   static_assert(first_single_tile<doubles>::tile_items == 1024);
-  static_assert(native::has_single_tiles<native_tuning, no_hooks, wides>);
+  static_assert(cfg<native_tuning, wides>::has_single_tiles);
   static_assert(first_single_tile<wides>::tile_items == 1024);
-  static_assert(native::has_single_tiles<native_tuning, no_hooks, keyed_problem<int>>);
+  static_assert(cfg<native_tuning, keyed_problem<int>>::has_single_tiles);
   static_assert(first_single_tile<keyed_problem<int>>::tile_items == 1024);
   // The ladders: every step below the full tile, none at or past it.
   using floats = archscan::detail::scan_problem<const float*, float*, float, archscan::detail::identity_finish,
                                                 archscan::detail::identity_finish,
                                                 archscan::detail::scan_kind::inclusive, false>;
-  static_assert(native::single_step<native_tuning, no_hooks, floats, 4>() &&
-                native::single_step<native_tuning, no_hooks, floats, 8>() &&
-                native::single_step<native_tuning, no_hooks, floats, 16>() &&
-                !native::single_step<native_tuning, no_hooks, floats, 32>());
-  static_assert(native::tile_of<native_tuning, no_hooks, floats, 16>::tile_items == 4096);
-  static_assert(native::full_tile<native_tuning, no_hooks, floats>::tile_items == 8192);
-  static_assert(native::single_step<native_tuning, no_hooks, doubles, 8>() &&
-                !native::single_step<native_tuning, no_hooks, doubles, 16>());
-  static_assert(native::single_step<native_tuning, no_hooks, keyed_problem<double>, 8>() &&
-                !native::single_step<native_tuning, no_hooks, keyed_problem<double>, 16>());
-  static_assert(!native::single_step<native_tuning, no_hooks, wides, 16>());
+  static_assert(cfg<native_tuning, floats>::single_step<4>() &&
+                cfg<native_tuning, floats>::single_step<8>() &&
+                cfg<native_tuning, floats>::single_step<16>() &&
+                !cfg<native_tuning, floats>::single_step<32>());
+  static_assert(cfg<native_tuning, floats>::tile_of<16>::tile_items == 4096);
+  static_assert(cfg<native_tuning, floats>::full_tile::tile_items == 8192);
+  static_assert(cfg<native_tuning, doubles>::single_step<8>() &&
+                !cfg<native_tuning, doubles>::single_step<16>());
+  static_assert(cfg<native_tuning, keyed_problem<double>>::single_step<8>() &&
+                !cfg<native_tuning, keyed_problem<double>>::single_step<16>());
+  static_assert(!cfg<native_tuning, wides>::single_step<16>());
   // A single tile only where it is smaller than the full one; rows without the field have none.
-  static_assert(!native::has_single_tiles<four_item_tiles, no_hooks, doubles>);
+  static_assert(!cfg<four_item_tiles, doubles>::has_single_tiles);
   static_assert(!archscan::detail::single_tiles<native_tuning::row_large>::present);
   SUCCEED();
 }

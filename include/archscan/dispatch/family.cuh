@@ -168,6 +168,50 @@ int once_per_device(int device, Ask&& ask) {
   return answer;
 }
 
+//! Kernel `k` with `args`: as a programmatic dependent of the kernel queued just before it where
+//! `dependent`, else plainly.
+template <class... Params, class... Args>
+void launch_maybe_dependent(bool dependent, void (*k)(Params...), std::int64_t grid, int threads, int smem,
+                                   cudaStream_t stream, const char* what, const Args&... args) {
+  if (dependent) {
+    launch_dependent(k, grid, threads, smem, stream, what, args...);
+    return;
+  }
+  k<<<static_cast<unsigned>(grid), threads, static_cast<std::size_t>(smem), stream>>>(args...);
+  detail::throw_on_launch_error(what);
+}
+
+//! The largest cluster of kernel `k` (launched with `threads` threads and `smem` bytes of dynamic
+//! shared memory a block, its attributes set already) that fits on the device, at most `most` blocks
+//! (0: none of 2 or more, or `k` was not compiled for sm_90 on), asked once per device and kernel.
+//! Sizes past 8, the portable limit, need the kernel's consent
+//! (cudaFuncAttributeNonPortableClusterSizeAllowed), which this asks for.
+template <auto k>
+int largest_cluster(int threads, int smem, const detail::device_facts& facts, int most) {
+  struct key {};
+  return once_per_device<key>(facts.device, [&] {
+    // A build without sm_90 code runs on this device from older PTX, where a cluster route only traps.
+    cudaFuncAttributes attributes{};
+    detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
+    if (attributes.ptxVersion < 90) most = 0;
+    if (most > 8 && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+      cudaGetLastError();
+      most = 8;
+    }
+    int fits = 0;
+    for (int size = most; size >= 2 && fits == 0; --size) {
+      const one_cluster launch(size, threads, smem, nullptr);
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, k, &launch.config) != cudaSuccess) {
+        cudaGetLastError();  // this size is refused: try a smaller one
+      } else if (clusters >= 1) {
+        fits = size;
+      }
+    }
+    return fits;
+  });
+}
+
 //! Whether kernel `k` may be launched as a programmatic dependent on this device: sm_90 on, and its
 //! code built for sm_90 on (a kernel run from older PTX has no `griddepcontrol.wait`). Asked once per
 //! device and kernel.
