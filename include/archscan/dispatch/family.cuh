@@ -172,7 +172,7 @@ int once_per_device(int device, Ask&& ask) {
 //! `dependent`, else plainly.
 template <class... Params, class... Args>
 void launch_maybe_dependent(bool dependent, void (*k)(Params...), std::int64_t grid, int threads, int smem,
-                                   cudaStream_t stream, const char* what, const Args&... args) {
+                            cudaStream_t stream, const char* what, const Args&... args) {
   if (dependent) {
     launch_dependent(k, grid, threads, smem, stream, what, args...);
     return;
