@@ -149,7 +149,7 @@ inline const char* family_name(archscan::kepler_family) { return "kepler"; }
 inline const char* family_name(archscan::turing_family) { return "turing"; }
 inline const char* family_name(archscan::native_family) { return "native"; }
 
-//! Test names carry the policy, e.g. `ScanTest/turing_nosync_12.InclusiveScan`, so that
+//! Test names carry the policy, e.g. `ScanTest_turing/turing_nosync_12.InclusiveScan`, so that
 //! `--gtest_filter='*turing*'` selects one family (tools/sanitize.sh does).
 struct case_names {
   template <class C>

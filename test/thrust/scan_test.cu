@@ -1,70 +1,16 @@
-// inclusive_scan and exclusive_scan with every policy, value type and operator, at every test size,
-// against cub::DeviceScan, thrust::cuda::par and a sequential host reference.
+// The scan suite's cases beyond the typed ones (scan_<family>.cu, generated from scan_family.cu.in):
+// native's large and bulk-stored tiles, at sizes past test_sizes(), against cub::DeviceScan,
+// thrust::cuda::par and a sequential host reference (scan.cuh).
 
+#include <cstdint>
 #include <vector>
 
-#include <thrust/scan.h>
-
-#include <archscan/archscan.cuh>
-
-#include "support/cases.cuh"
-#include "support/compare.cuh"
-#include "support/cub.cuh"
-#include "support/device_buffer.cuh"
-#include "support/gpu.cuh"
+#include "thrust/scan_oracle.cuh"
 
 namespace {
 
 using namespace archscan::test;
-
-template <class C>
-class ScanTest : public ::testing::Test {};
-TYPED_TEST_SUITE(ScanTest, scan_cases, case_names);
-
-template <class C>
-void run_form(scan_form f, const std::vector<std::int64_t>& sizes = test_sizes()) {
-  using T  = typename C::value;
-  using Op = typename C::op;
-  const typename C::policy policy{};
-  for (const std::int64_t n : sizes) {
-    const auto items = random_values<T>(n, static_cast<std::uint64_t>(n) + 7 * static_cast<int>(f));
-    const T init     = random_values<T>(1, static_cast<std::uint64_t>(n) + 99)[0];
-    device_buffer<T> in(items), out(n), cub_out(n), par_out(n);
-    out.poison();
-    cub_out.poison();
-    par_out.poison();
-    ARCHSCAN_CUDA_OK(cub_scan(f, in.get(), cub_out.get(), Op{}, init, n));
-
-    T* end = nullptr;
-    if (f == scan_form::inclusive) {
-      end = thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), Op{});
-      thrust::inclusive_scan(thrust::cuda::par, in.begin(), in.end(), par_out.begin(), Op{});
-    } else if (f == scan_form::inclusive_init) {
-      end = thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), init, Op{});
-      thrust::inclusive_scan(thrust::cuda::par, in.begin(), in.end(), par_out.begin(), init, Op{});
-    } else {
-      end = thrust::exclusive_scan(policy, in.begin(), in.end(), out.begin(), init, Op{});
-      thrust::exclusive_scan(thrust::cuda::par, in.begin(), in.end(), par_out.begin(), init, Op{});
-    }
-    ASSERT_EQ(end, out.end()) << "n=" << n;
-    ASSERT_TRUE((scan_results_agree<T, Op>)("n=" + std::to_string(n), f, items, init, out, cub_out, par_out));
-  }
-}
-
-TYPED_TEST(ScanTest, InclusiveScan) {
-  ARCHSCAN_REQUIRE_GPU();
-  run_form<TypeParam>(scan_form::inclusive);
-}
-
-TYPED_TEST(ScanTest, InclusiveScanWithInit) {
-  ARCHSCAN_REQUIRE_GPU();
-  run_form<TypeParam>(scan_form::inclusive_init);
-}
-
-TYPED_TEST(ScanTest, ExclusiveScan) {
-  ARCHSCAN_REQUIRE_GPU();
-  run_form<TypeParam>(scan_form::exclusive_init);
-}
+using namespace archscan::test::scan_suite;
 
 //! native's large tiles (a row's third tile, taken from its large_from_items up: tuning/shape.cuh) lie
 //! beyond test_sizes(): sizes_around_large_tiles, in every form.
