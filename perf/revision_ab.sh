@@ -51,6 +51,8 @@
 #   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [ARCHSCAN_STEP_TIMEOUT, else 0: no limit]: a
 #                             round that would not fit is skipped (one 10-minute device call: 540)
 #   ARCHSCAN_AB_RUN_TIMEOUT_S seconds one run may take [180]
+#   ARCHSCAN_REV_AB_PREBUILT  1: skip step 1 and run the programs already in the two build dirs (built
+#                             with --build-only on another machine, e.g. one without a GPU, and carried) [0]
 #   ARCHSCAN_REV_AB_DIGEST    1: also build archscan-digest in both builds, run each once after the rounds and
 #                             compare the bits of native's results (perf/digest_compare.py; the digests in
 #                             logs.tar.gz); a difference or a failed digest fails the script [0]
@@ -119,8 +121,21 @@ ab_new_args=(-UCCCL_DIR)
 digest=${ARCHSCAN_REV_AB_DIGEST:-0}
 digest_target=""
 ((digest)) && digest_target=" archscan-digest"
-ab_build_pair "$old_src" "$old_dir" "archscan-bench$digest_target" "$PWD" "$new_dir" \
-  "archscan-bench archscan-compare$digest_target"
+if ((${ARCHSCAN_REV_AB_PREBUILT:-0})); then
+  # Built elsewhere (--build-only on a machine without a GPU, the programs carried here): only checked.
+  rc_old=0 rc_new=0 t_build=0
+  for program in "$old_dir/perf/archscan-bench" "$new_dir/perf/archscan-bench" "$new_dir/perf/archscan-compare"; do
+    [[ -x $program ]] || { echo "prebuilt: $program is missing" >&2; rc_old=2; }
+  done
+  if ((digest)); then
+    for program in "$old_dir/perf/archscan-digest" "$new_dir/perf/archscan-digest"; do
+      [[ -x $program ]] || { echo "prebuilt: $program is missing" >&2; rc_new=2; }
+    done
+  fi
+else
+  ab_build_pair "$old_src" "$old_dir" "archscan-bench$digest_target" "$PWD" "$new_dir" \
+    "archscan-bench archscan-compare$digest_target"
+fi
 echo "build old (rc $rc_old): $old_label from $old_src into $old_dir"
 echo "build new (rc $rc_new): $new_label into $new_dir"
 ab_build_tails
