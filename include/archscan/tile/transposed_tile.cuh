@@ -10,9 +10,10 @@
 //! (tile/cluster.cuh).
 //!
 //! Per tile: the loads into registers, blocked (tile/transposed_io.cuh: the tile's shape, its shared
-//! memory and every move of its items), a thread-local reduction, a block-wide exclusive scan of the
-//! thread totals (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the
-//! thread's prefix, and the stores. DRAM traffic: n items read, n written, plus one state per tile.
+//! memory and the moves of its items; tile/packed_io.cuh, tile/keyed_loads.cuh: those of packed and
+//! by-key items), a thread-local reduction, a block-wide exclusive scan of the thread totals
+//! (block/warp_totals_scan.cuh), the look-back by warp 0, a thread-local rescan from the thread's
+//! prefix, and the stores. DRAM traffic: n items read, n written, plus one state per tile.
 //!
 //! Small problems whose tiles are all resident at once take their prefixes from one grid-wide barrier
 //! instead (wave.cuh; the dispatch chooses, and launches that kernel cooperatively).
@@ -34,7 +35,9 @@
 #include <archscan/detail/problem.cuh>
 #include <archscan/hooks.cuh>
 #include <archscan/tile/cluster.cuh>
+#include <archscan/tile/keyed_loads.cuh>
 #include <archscan/tile/lookback.cuh>
+#include <archscan/tile/packed_io.cuh>
 #include <archscan/tile/routes.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/tile/transposed_io.cuh>
@@ -69,6 +72,10 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using io::packs_items;
   using io::stages_fit;
   using io::stage_bytes;
+
+  //! The moves of packed and of by-key items (tile/packed_io.cuh, tile/keyed_loads.cuh).
+  using packed = packed_io<Problem, Tuning, Row, ItemsPerThread>;
+  using keyed  = keyed_loads<Problem, Tuning, Row, ItemsPerThread>;
 
   //! The cluster kernel's shared memory (scan_cluster): the tile's, then a slot for the aggregate of
   //! each tile before it in the cluster, which that tile's block writes (tile/cluster.cuh). Where the
@@ -298,7 +305,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
       if constexpr (splits_keyed) {
         split_value v[items];
         unsigned closes;
-        load_split(p, tile * tile_items, tile_items, s, v, closes);
+        keyed::load_split(p, tile * tile_items, tile_items, s, v, closes);
         thread_total = reduce([&](int j) { return T::split(v[j], closes, j); }, p.op);
       } else {
         T x[items];
@@ -326,11 +333,11 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     const int rest          = left < tile_items ? static_cast<int>(left) : tile_items;
     if constexpr (packs_items) {
       typename packed_vectors::packed x;
-      load_packed(p, base, rest, s, x);
+      packed::load_packed(p, base, rest, s, x);
       scan_items(
           p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
           [&](int j, const T& scanned) { x.set(j, static_cast<out_element>(p.finish(scanned))); });
-      store_packed(p, base, rest, s, x);
+      packed::store_packed(p, base, rest, s, x);
       hooks::mark(tile, tile_event::stored);
       return;
     }
@@ -339,7 +346,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
     if constexpr (splits_keyed) {
       split_value v[items];
       unsigned closes;
-      load_split(p, base, rest, s, v, closes);
+      keyed::load_split(p, base, rest, s, v, closes);
       scan_items(p, tile, s, find_prefix, [&](int j) { return T::split(v[j], closes, j); }, put);
     } else {
       T x[items];
@@ -530,16 +537,9 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
 
  protected:
   using io::load_items;
-  using io::load_split;
-  using io::load_packed;
-  using io::store_packed;
   using io::store_items;
-  using io::store_vectors;
   using io::warp_first;
   using io::warp_rest;
-  using io::copy_tile;
-  using io::stage_fill;
-  using io::read_stage_vector;
 };
 
 }  // namespace archscan::tile
