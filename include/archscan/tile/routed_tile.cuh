@@ -5,8 +5,9 @@
 //! \file The transposed tile on its routes (tile/routes.cuh): where each tile's exclusive prefix comes
 //! from, and the bodies of the turing and native kernels (kernel/). A tile (tile/transposed_tile.cuh)
 //! takes its prefix from the tiles before it by a warp-wide decoupled look-back (tile/lookback.cuh:
-//! turing's window, or native's segmented walk, whose association is fixed by tile indices), or in a
-//! wave after one grid barrier (tile/wave.cuh), or in one thread block cluster (tile/cluster.cuh).
+//! turing's window, or native's segmented walk, tile/segment_lookback.cuh, whose association is fixed
+//! by tile indices), or in a wave after one grid barrier (tile/wave.cuh), or in one thread block
+//! cluster (tile/cluster.cuh).
 //!
 //! Small problems whose tiles are all resident at once take their prefixes from one grid-wide barrier
 //! instead (wave.cuh; the dispatch chooses, and launches that kernel cooperatively).
@@ -58,7 +59,7 @@ struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
   //! Tile blockIdx.x of a grid whose blocks are all resident at once (a cooperative launch): its
   //! prefix from the aggregates of the tiles before it, after one grid barrier (wave.cuh).
   //! `d_aggregates`: one slot per tile, written here before it is read; nothing to reset.
-  //! `Ordered`: fold the aggregates as the segmented look-back does (tile/lookback.cuh, bitwise
+  //! `Ordered`: fold the aggregates as the segmented look-back does (tile/segment_lookback.cuh, bitwise
   //! deterministic), so that a wave and a look-back over the same tiles give the same bits; an
   //! operator exact under any association (detail/exact_fold.cuh) takes the tree's fewer steps in a
   //! row instead, the same bits, unless `ExactInOrder`.
@@ -218,7 +219,7 @@ struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
     __syncthreads();
   }
 
-  //! The segmented look-back (tile/lookback.cuh, `segment_lookback`) by warp 0 over `tiles` tiles:
+  //! The segmented look-back (tile/segment_lookback.cuh) by warp 0 over `tiles` tiles:
   //! the aggregate first, then the prefix; a segment's last tile also publishes the prefix of the
   //! segment after it (and, on the segment states, its segment's aggregate first). Meanwhile the
   //! block's last thread asks the L2 for the input `prefetch_ahead` tiles on (0: none; prefetch_input).

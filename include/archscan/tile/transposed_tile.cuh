@@ -25,6 +25,7 @@
 #include <archscan/tile/keyed_loads.cuh>
 #include <archscan/tile/lookback.cuh>
 #include <archscan/tile/packed_io.cuh>
+#include <archscan/tile/segment_lookback.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/tile/transposed_io.cuh>
 #include <archscan/tuning.cuh>
@@ -74,7 +75,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
 
   using state_t   = tile_state<T, packs_state<Tuning, T>>;
   using look      = window_lookback<T, Tuning>;
-  //! native's walk (tile/lookback.cuh): the tuning's by the accumulator's size, or the chain of
+  //! native's walk (tile/segment_lookback.cuh): the tuning's by the accumulator's size, or the chain of
   //! prefixes for a row's large tiles that ask for it (`large_chained`, tuning/shape.cuh). The same bits.
   using segment_walk = segment_lookback<T, Tuning,
                                         detail::large_tiles_chained<Row, ItemsPerThread> || chained_by_size<T, Tuning>>;
@@ -240,7 +241,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
 
   //! Copies the aggregates the fold reads (`aggregate(i)`, tile <= staged_aggregates) into the
   //! exchange regions: those of the tiles before `tile`, and past the first segment those of its own
-  //! segment to its end, which its lane folds whole (tile/lookback.cuh; past the grid's last tile,
+  //! segment to its end, which its lane folds whole (tile/segment_fold.cuh; past the grid's last tile,
   //! that tile's again: every slot a real aggregate). Free from the loads' last exchange to the
   //! stores' first (behind the block scan's barriers): one load a thread or a few, all in flight at
   //! once. A barrier must follow before fold_staged.
