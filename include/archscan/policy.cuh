@@ -125,7 +125,7 @@ inline const policy<kepler_tuning, false> kepler_nosync{};
 inline const policy<turing_tuning> turing{};
 inline const policy<turing_tuning, false> turing_nosync{};
 //! A single pass for today's GPUs, bitwise deterministic, floating point included: every association
-//! depends only on tile indices (tile/lookback.cuh, `segment_lookback`), and the tile shape only on
+//! depends only on tile indices (tile/segment_lookback.cuh), and the tile shape only on
 //! the accumulator's size and n (an operator exact under any association, whose bits no tile shape
 //! changes, may also take other tiles by the device: tuning/shape.cuh, example_staged_row), so results are
 //! a function of n, the operator, the types and the tuning,

@@ -56,7 +56,7 @@ struct lookback_only : Base {
 };
 
 //! `Base` (a native tuning) with one look-back walk for every accumulator, plain and by-key
-//! (tile/lookback.cuh, `segment_lookback`): the chain of prefixes, or the segment states.
+//! (tile/segment_lookback.cuh): the chain of prefixes, or the segment states.
 template <class Base>
 struct on_prefix_chain : Base {
   static constexpr std::size_t prefix_chain_max_bytes       = ~std::size_t{0};

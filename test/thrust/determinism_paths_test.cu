@@ -281,7 +281,7 @@ std::vector<int> long_key_runs(std::int64_t n, std::int64_t span, std::uint64_t 
 }
 
 //! Tile aggregates that do not restart, or whose segment starts only because the tile before ends
-//! one: the look-back's by-key folds start at the last segment start (tile/lookback.cuh, fold_lanes
+//! one: the look-back's by-key folds start at the last segment start (tile/segment_fold.cuh, fold_lanes
 //! over a segment's tiles, and the segment states' walk over segment ends), the wave's fold of the
 //! same tiles lane by lane. Floating-point sums: the same bits only if both fold exactly the same
 //! operands in the same order.

@@ -35,7 +35,7 @@ TEST(NativeLargeTilesByKey, AroundTheirThreshold) {
 }
 
 //! A user's tuning whose by-key tiles hold 32 items a thread, the most that keep their flags in one
-//! word (tile/transposed_io.cuh): the flags of striped item-by-item loads (partial tiles, the
+//! word (tile/keyed_loads.cuh): the flags of striped item-by-item loads (partial tiles, the
 //! sizes that are no multiple of the 4096-item tile) become blocked in whole words.
 struct native_keyed_32 : archscan::native_tuning {
   struct keyed_rows : archscan::native_tuning::keyed_rows {

@@ -52,7 +52,7 @@ using starving_tuning        = archscan::with_hooks<lookback_only_tuning, starve
 using starving_narrow_tuning = archscan::with_hooks<narrow_window_tuning, starve_resident_hooks>;
 //! The kepler family's serial look-back over the same tile states.
 using starving_serial_tuning = archscan::with_hooks<archscan::kepler_tuning, starve_hooks>;
-//! The native family's segmented look-back (tile/lookback.cuh, `segment_lookback`), on each of its
+//! The native family's segmented look-back (tile/segment_lookback.cuh), on each of its
 //! walks (the chain of prefixes, the segment states) whatever the accumulator: one block per tile and
 //! resident blocks looping over tiles; and with 32-item tiles, so that the larger sizes span more than
 //! 32 segments of 32 tiles and a walk back crosses several windows of segment ends.
@@ -272,7 +272,7 @@ TEST(SegmentLookbackStarvation, ManySegmentsOfTinyTilesOnEachWalk) {
   check_mat2<states_walk::starving_tiny>();
 }
 
-// ---- The segmented walk's association (tile/lookback.cuh, `segment_lookback`) ----
+// ---- The segmented walk's association (tile/segment_fold.cuh, `exclusive_prefix_of`) ----
 
 //! x -> a x + b on doubles, composed first map first: 16 bytes, not commutative, and rounded, so
 //! another association of the same maps changes the bits. One multiplication and one fused

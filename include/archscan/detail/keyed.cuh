@@ -74,7 +74,7 @@ struct segmented_op {
   }
 };
 
-//! Whether accumulator type T is a by-key item (the look-back's walk may differ: tile/lookback.cuh).
+//! Whether accumulator type T is a by-key item (the look-back's walk may differ: tile/segment_lookback.cuh).
 template <class T>
 inline constexpr bool is_keyed_v = false;
 template <class V>

@@ -2,16 +2,16 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file The native family's kernels: place shared memory, call the transposed tile. One kernel per
-//! tile shape serves every route (tile/routes.cuh); a single tile of few items and the staged
-//! look-back, whose blocks differ, have their own.
+//! \file The native family's kernels: place shared memory, call the transposed tile on its routes
+//! (tile/routed_tile.cuh). One kernel per tile shape serves every route (tile/routes.cuh); a single
+//! tile of few items and the staged look-back, whose blocks differ, have their own.
 
 #include <cstdint>
 
 #include <archscan/detail/dependent_launch.cuh>
 #include <archscan/hooks.cuh>
+#include <archscan/tile/routed_tile.cuh>
 #include <archscan/tile/staged_tile.cuh>
-#include <archscan/tile/transposed_tile.cuh>
 
 namespace archscan::kernel {
 
@@ -21,6 +21,11 @@ namespace archscan::kernel {
 //! covers (tuning/shape.cuh).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
+//! The same tiles on their routes (tile/routed_tile.cuh): the kernels' bodies. The kernels' parameters
+//! keep naming native_tile's types: a kernel's symbol spells a dependent parameter type as written,
+//! and profiles and the SASS gate (tools/same_sass.sh) know the kernels by their symbols.
+template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
+using native_routed_tile = tile::routed_tile<Problem, Tuning, Row, Items, Hooks>;
 //! The same tiles, staged (the row's full tiles from its staged_from_items up).
 template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
 using native_staged_tile = tile::staged_tile<Problem, Tuning, Row, Items, Hooks>;
@@ -43,7 +48,7 @@ __device__ __forceinline__ void native_scan_single_step(int items, const Problem
     constexpr int step = detail::single_tiles<Row>::items_per_thread << Bit;
     if constexpr (((Singles >> Bit) & 1u) != 0) {
       if (items == step) {
-        native_tile<Tuning, Row, Hooks, Problem, step>::scan_single(p, smem);
+        native_routed_tile<Tuning, Row, Hooks, Problem, step>::scan_single(p, smem);
         return;
       }
     }
@@ -78,7 +83,8 @@ __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), (native_mi
       return;
     }
   }
-  native_tile<Tuning, Row, Hooks, Problem, Items>::template scan_routed<native_ordered_fold<Hooks>, Routes>(p, a, smem);
+  native_routed_tile<Tuning, Row, Hooks, Problem, Items>::template scan_routed<native_ordered_fold<Hooks>, Routes>(
+      p, a, smem);
 }
 
 //! The staged look-back (tuning/shape.cuh, `example_staged_row`): persistent blocks of the row's threads and

@@ -2,23 +2,29 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file The turing family's kernels: place shared memory, call the transposed tile.
+//! \file The turing family's kernels: place shared memory, call the transposed tile on its routes
+//! (tile/routed_tile.cuh).
 
 #include <cstdint>
 
-#include <archscan/tile/transposed_tile.cuh>
+#include <archscan/tile/routed_tile.cuh>
 
 namespace archscan::kernel {
 
 //! `Row`: the tuning's row for the accumulator; `Items`: its items_per_thread or small_items_per_thread.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 using turing_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
+//! The same tiles on their routes (tile/routed_tile.cuh): the kernels' bodies. The kernels' parameters
+//! keep naming turing_tile's types: a kernel's symbol spells a dependent parameter type as written,
+//! and profiles and the SASS gate (tools/same_sass.sh) know the kernels by their symbols.
+template <class Tuning, class Row, class Hooks, class Problem, int Items>
+using turing_routed_tile = tile::routed_tile<Problem, Tuning, Row, Items, Hooks>;
 
 //! A problem of at most one tile: one block, no tile states.
 template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads) turing_scan_single(Problem p) {
   extern __shared__ __align__(16) unsigned char smem[];
-  turing_tile<Tuning, Row, Hooks, Problem, Items>::scan_single(p, smem);
+  turing_routed_tile<Tuning, Row, Hooks, Problem, Items>::scan_single(p, smem);
 }
 
 //! Every block resident at once (launched cooperatively): prefixes from the tiles' aggregates after
@@ -27,7 +33,7 @@ template <class Tuning, class Row, class Hooks, class Problem, int Items>
 __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     turing_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
   extern __shared__ __align__(16) unsigned char smem[];
-  turing_tile<Tuning, Row, Hooks, Problem, Items>::scan_wave(p, d_aggregates, smem);
+  turing_routed_tile<Tuning, Row, Hooks, Problem, Items>::scan_wave(p, d_aggregates, smem);
 }
 
 //! Tiles taken from the counter of `st`, published and looked back on through `st`.
@@ -36,7 +42,7 @@ __global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
     turing_scan_tiles(Problem p, typename turing_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
                       std::int64_t tiles, unsigned lookback_delay_ns) {
   extern __shared__ __align__(16) unsigned char smem[];
-  turing_tile<Tuning, Row, Hooks, Problem, Items>::scan_tiles(p, st, tiles, lookback_delay_ns, smem);
+  turing_routed_tile<Tuning, Row, Hooks, Problem, Items>::scan_tiles(p, st, tiles, lookback_delay_ns, smem);
 }
 
 }  // namespace archscan::kernel

@@ -26,7 +26,7 @@ enum class route : unsigned {
 };
 
 //! A set of routes, as bits: the ones a kernel is compiled for. `wave_in_order` adds the in-order
-//! fold of an exact operator's wave (tile/transposed_tile.cuh, scan_wave's ExactInOrder).
+//! fold of an exact operator's wave (tile/routed_tile.cuh, scan_wave's ExactInOrder).
 using route_set = unsigned;
 inline constexpr route_set wave_in_order = 1u << 5;
 

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include <archscan/detail/async_copy.cuh>
+#include <archscan/detail/dependent_launch.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/maybe.cuh>
 #include <archscan/tile/transposed_tile.cuh>
@@ -24,6 +25,9 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
   using typename base::out_element;
   using typename base::scan;
   using typename base::smem_view;
+  using typename base::in_element;
+  using typename base::in_reader;
+  using typename base::in_source;
   using typename base::stage_vectors;
   using typename base::state_t;
   using typename base::segment_walk;
@@ -134,6 +138,78 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
   }
 
  private:
+  //! ---- What the staged look-back moves: a tile's input into a stage, its items out of it ----
+  //! The staged look-back's copy of tile `tile`'s input into `stage`: every worker its vectors (warp-
+  //! striped, so each warp's copies are coalesced) at their exchange slots, by the copy unit, one group.
+  //! A partial tile's vector that crosses its end is read element by element (a partial copy would
+  //! still address the whole 16 bytes past the input's end), padded with zeros, as later vectors are
+  //! (read_stage_vector replaces the padding by the tile's first item).
+  __device__ static void copy_tile(const Problem& p, std::int64_t tile, uint4* stage) {
+    constexpr int vector_items = stage_vectors::vector_items;
+    const in_element* in       = in_source::pointer(p.in);
+    const std::int64_t base    = tile * tile_items;
+    const std::int64_t left    = p.n - base;
+    const int segment_rest     = warp_rest(left < tile_items ? static_cast<int>(left) : tile_items);
+    const auto* src            = reinterpret_cast<const uint4*>(in + warp_first(base));
+    uint4* region              = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+    for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
+      const int v    = k * 32 + lane;
+      const int real = segment_rest - v * vector_items;  // real elements from this vector's first on
+      uint4* to      = region + stage_vectors::slot(v);
+      if (real >= vector_items) {
+        detail::copy_16_async(to, src + v);
+      } else {
+        in_element u[vector_items];
+        const in_element* from = in + warp_first(base) + v * vector_items;
+#pragma unroll
+        for (int i = 0; i < vector_items; ++i) {
+          if (i < real) {
+            u[i] = from[i];
+          } else {
+            std::memset(&u[i], 0, sizeof(in_element));
+          }
+        }
+        std::memcpy(to, u, sizeof(uint4));
+      }
+    }
+    detail::commit_copies();
+  }
+
+  //! A partial tile's padding (read_stage_vector): its first item, from the stage (warp 0's vector 0
+  //! sits at slot 0). Read before any worker may write that slot (store_stage).
+  __device__ static T stage_fill(const Problem& p, const uint4* stage) {
+    in_element first;
+    std::memcpy(&first, stage, sizeof(first));
+    return in_reader(p.in)(first);
+  }
+
+  //! Vector j of this worker's blocked items of the tile in `stage` into `x` (x[i]: item j *
+  //! vector_items + i), as load_items gives them: each element made an item by the input's reader;
+  //! past the end of a partial tile (`left` < tile_items items from its first), `fill` (stage_fill).
+  //! One vector's items at a time, so that tiles of many narrow items (packed rows) stage without
+  //! holding all of them in registers.
+  __device__ static void read_stage_vector(const Problem& p, const uint4* stage, int j, std::int64_t left,
+                                           const T& fill, T (&x)[stage_vectors::vector_items]) {
+    constexpr int vector_items = stage_vectors::vector_items;
+    const int lane             = static_cast<int>(threadIdx.x) % 32;
+    const uint4 w = stage[threadIdx.x / 32 * stage_vectors::warp_vectors +
+                          stage_vectors::slot(lane * stage_vectors::lane_vectors + j)];
+    in_element u[vector_items];
+    std::memcpy(u, &w, sizeof(w));
+    in_reader read(p.in);
+#pragma unroll
+    for (int i = 0; i < vector_items; ++i) x[i] = read(u[i]);
+    if (left < tile_items) {  // uniform: the last tile
+      const int first = static_cast<int>(warp_first(0)) + lane * items + j * vector_items;  // blocked
+#pragma unroll
+      for (int i = 0; i < vector_items; ++i) {
+        if (first + i >= left) x[i] = fill;
+      }
+    }
+  }
+
   //! The workers' fold of the tile in `stage` (scan_items' thread totals and block scan): its
   //! aggregate published, this worker's exclusive prefix in `thread_exclusive`. The
   //! thread total folds each vector's items pairwise, then the vectors' totals pairwise: reduce's
@@ -197,22 +273,17 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
 #pragma unroll
     for (int k = 0; k < stage_vectors::lane_vectors; ++k) v[k] = region[stage_vectors::slot(k * 32 + lane)];
     if (rest == tile_items) {
-      store_vectors(p.out + warp_first(base), v);
+      block::store_vectors(p.out + warp_first(base), v);
     } else {
-      store_vectors(p.out + warp_first(base), warp_rest(rest), v);
+      block::store_vectors(p.out + warp_first(base), warp_rest(rest), v);
     }
   }
 
-
  private:
-  using base::copy_tile;
   using base::pace_start;
   using base::prefetch_input;
-  using base::read_stage_vector;
   using base::reduce;
   using base::rescan_items;
-  using base::stage_fill;
-  using base::store_vectors;
   using base::thread_prefix;
   using base::warp_first;
   using base::warp_rest;

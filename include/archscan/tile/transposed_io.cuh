@@ -10,25 +10,25 @@
 //! arrangement (block/warp_transpose.cuh); stores go back the same way. All of a tile's input is read
 //! before any of its output is written, and only the tile's own range, so in-place scans are safe.
 //! With the tuning's `vector_access`, full tiles of raw arithmetic pointers or of transform iterators
-//! over them, and partial ones that keep narrow items packed, move 16 bytes per lane
-//! (block/vector_transpose.cuh, detail/vector_access.cuh); by-key tiles read their keys and values
-//! as vectors and form the flags in registers (detail/keyed.cuh); on sm_90, a warp's large segment
-//! whose blocked items are already in the memory's order goes out as one bulk copy (the tuning's
-//! bulk_store_min_bytes, detail/bulk_copy.cuh). The staged look-back's copies into shared memory
-//! (detail/async_copy.cuh) and its reads from there are here too.
+//! over them, and partial ones that keep narrow items packed (tile/packed_io.cuh), move 16 bytes per
+//! lane (block/striped_vectors.cuh, block/vector_transpose.cuh, detail/vector_access.cuh); by-key
+//! tiles read their keys and values as vectors and form the flags in registers (tile/keyed_loads.cuh,
+//! detail/keyed.cuh); on sm_90, a warp's large segment whose blocked items are already in the
+//! memory's order goes out as one bulk copy (the tuning's bulk_store_min_bytes, detail/bulk_copy.cuh).
+//! The staged look-back's copies into shared memory and its reads from there are
+//! tile/staged_tile.cuh's.
 //!
 //! Partial tiles pad their missing items with a copy of the tile's first item (by-key tiles: its
 //! value, with no flag; no identity is needed): padding sits after every real item, so it reaches no
 //! real output, only the last tile's aggregate, which no tile reads.
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
+#include <archscan/block/striped_vectors.cuh>
 #include <archscan/block/vector_transpose.cuh>
 #include <archscan/block/warp_totals_scan.cuh>
 #include <archscan/block/warp_transpose.cuh>
-#include <archscan/detail/async_copy.cuh>
 #include <archscan/detail/bulk_copy.cuh>
 #include <archscan/detail/keyed.cuh>
 #include <archscan/detail/math.cuh>
@@ -210,6 +210,11 @@ struct transposed_io {
   __device__ static std::int64_t warp_first(std::int64_t base) {
     return base + static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
   }
+  //! How many of this warp's segment's items lie in a tile of `rest` items (may be <= 0 or more than
+  //! the segment holds).
+  __device__ static int warp_rest(int rest) {
+    return rest - static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
+  }
   //! With narrow index arithmetic (guide 4.1.4) the iterators advance once per thread (64-bit) and
   //! items are constant 32-bit offsets from there; otherwise every access forms its 64-bit index.
   __device__ static Problem advanced(const Problem& p, std::int64_t first) {
@@ -246,7 +251,7 @@ struct transposed_io {
       if (rest == tile_items && detail::aligned_16(in)) {  // whole vectors, from the warp's segment
         using vectors = block::vector_transpose<in_element, items>;
         typename vectors::vector v[vectors::lane_vectors];
-        load_vectors(in + warp_first(base), v);
+        block::load_vectors(in + warp_first(base), v);
         vectors::striped_to_blocked(v, x, s.vector_region(), in_reader(p.in));
         return;
       }
@@ -263,255 +268,6 @@ struct transposed_io {
       for (int k = 0; k < items; ++k) x[k] = start + k * stride < rest ? load(q, p, first, k * stride) : fill;
     }
     if constexpr (transposes) transpose::striped_to_blocked(x, s.transpose_region());
-  }
-
-  //! load_items for split by-key tiles: the values of the tile's items in `v` (blocked) and their
-  //! flags in `closes` (bit j for item j). Tiles whose keys and values are 16-byte aligned load both
-  //! as vectors (load_keyed; a partial tile's vectors that cross its end item by item); the rest load
-  //! item by item (each item its value, key and the next key), warp-striped: values exchanged to
-  //! blocked, flags gathered by ballots. Missing items of a partial tile: the tile's first value, no
-  //! flag.
-  __device__ static void load_split(const Problem& p, std::int64_t base, int rest, const smem_view& s,
-                                    split_value (&v)[items], unsigned& closes) {
-    if constexpr (keyed_vector_loads) {
-      if (load_keyed(p, base, rest, s, v, closes)) return;
-    }
-    // By-key items come only from make_keyed_input (detail/keyed.cuh), whose keys and values the
-    // tile reads itself.
-    static_assert(!std::is_void_v<typename keyed_in::key_iterator>, "by-key tiles read a keyed_source input");
-    const unsigned bits = load_keys_apart(p, base, rest, v);  // bit k: item k (striped or blocked) closes
-    if constexpr (transposes) {
-      transpose::striped_to_blocked(v, s.transpose_region());
-      closes = blocked_flags(bits);
-    } else {
-      closes = bits;
-    }
-  }
-
-  //! The item-by-item loads of a by-key input (keyed_in): this thread's values in `v`, and the flags
-  //! (bit k: item k closes its segment) as keyed_item forms them. No branches: a missing item of a
-  //! partial tile reads the tile's first item (its value is the fill), and a last item compares its
-  //! key with itself, so the compiler may issue later items' loads before earlier items' compares.
-  //! Formed item by item behind branches, each item's compare waited out a memory round trip before
-  //! the next item's loads: a partial by-key tile took longer than the rest of a small scan.
-  __device__ static unsigned load_keys_apart(const Problem& p, std::int64_t base, int rest, split_value (&v)[items]) {
-    const auto item       = keyed_in::item(p.in);
-    const int start       = thread_start();
-    const std::int64_t i0 = keyed_in::index(p.in) + base;  // the tile's first item
-    unsigned bits         = 0;
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const bool real      = rest == tile_items || start + k * stride < rest;
-      const std::int64_t i = real ? i0 + start + k * stride : i0;
-      const bool has_next  = i + 1 < item.n;
-      const auto key       = item.keys[i];
-      const auto next      = item.keys[has_next ? i + 1 : i];
-      v[k]                 = static_cast<split_value>(item.values[i]);
-      bits |= static_cast<unsigned>(real && has_next && !item.pred(key, next)) << k;
-    }
-    return bits;
-  }
-
-  //! A warp's flags from the striped arrangement (bit k of lane l: item k * 32 + l of the warp's
-  //! segment) to the blocked one (bit j of lane l: item l * items + j): ballot k is the segment's
-  //! word k; lane k keeps it, and each lane takes the one or two words its items span.
-  __device__ static unsigned blocked_flags(unsigned striped) {
-    const int lane = static_cast<int>(threadIdx.x) % 32;
-    unsigned word  = 0;
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const unsigned b = __ballot_sync(0xffffffffu, ((striped >> k) & 1u) != 0);
-      if (lane == k) word = b;
-    }
-    const int bit0    = lane * items;
-    const unsigned lo = __shfl_sync(0xffffffffu, word, bit0 / 32);
-    const unsigned hi = __shfl_sync(0xffffffffu, word, (bit0 / 32 + 1) % 32);
-    const unsigned in = __funnelshift_r(lo, hi, static_cast<unsigned>(bit0 % 32));
-    return items == 32 ? in : in & ((1u << items) - 1u);
-  }
-
-  //! The tile's items, packed (packs_items): 16-byte vectors when the input is 16-byte aligned (a
-  //! partial tile's vectors that cross its end item by item), else one by one (predicated). Missing
-  //! items repeat the tile's first item, as load_items. Under a transform iterator the values are
-  //! transformed as they arrive: one by one, or after the vectors' exchange a word of them at a
-  //! time. Register pressure decided this form (sm_90, 64 registers): transformed value by value in
-  //! the packed words (packed::get, packed::set) int8 and int16 tiles spilled 144-156 bytes, in the
-  //! striped vectors int16 tiles 26, and word by word once after both paths 144-434; this form
-  //! takes a plain scan's registers.
-  __device__ static void load_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
-                                     typename packed_vectors::packed& x) {
-    const in_element* in = in_source::pointer(p.in);
-    if (detail::aligned_16(in)) {
-      typename packed_vectors::vector v[packed_vectors::lane_vectors];
-      if (rest == tile_items) {
-        load_vectors(in + warp_first(base), v);
-      } else {
-        load_vectors(in + warp_first(base), warp_rest(rest), in[base], v);
-      }
-      packed_vectors::striped_to_packed(v, x, s.vector_region());
-      transform_packed(p, x);
-      return;
-    }
-    const int start         = thread_start();
-    const in_element* first = in + (base + start);
-    const in_element fill   = first[-start];
-    [[maybe_unused]] in_reader read(p.in);
-    packed_vectors::striped_to_packed(
-        [&](int k) -> in_element {
-          const in_element u = rest == tile_items || start + k * stride < rest ? first[k * stride] : fill;
-          if constexpr (in_source::transforms) return read(u);
-          return u;
-        },
-        x, s.vector_region());
-  }
-
-  //! The packed values of a transform iterator's array made items (load_packed's vector path): each
-  //! word's values through the iterator's functor. Nothing for other inputs.
-  __device__ static void transform_packed(const Problem& p, typename packed_vectors::packed& x) {
-    if constexpr (in_source::transforms) {
-      in_reader read(p.in);
-      constexpr int per_word = static_cast<int>(sizeof(x.words[0]) / sizeof(in_element));
-#pragma unroll
-      for (int w = 0; w < packed_vectors::lane_vectors * 4; ++w) {
-        in_element u[per_word];
-        std::memcpy(u, &x.words[w], sizeof(u));
-#pragma unroll
-        for (int i = 0; i < per_word; ++i) u[i] = read(u[i]);
-        std::memcpy(&x.words[w], u, sizeof(u));
-      }
-    }
-  }
-
-  //! The first `rest` of the tile's scanned items, packed: 16-byte vectors when the output is 16-byte
-  //! aligned (those crossing a partial tile's end item by item), else one by one.
-  __device__ static void store_packed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
-                                      const typename packed_vectors::packed& y) {
-    if (detail::aligned_16(p.out)) {
-      typename packed_vectors::vector v[packed_vectors::lane_vectors];
-      packed_vectors::packed_to_striped(y, v, s.vector_region());
-      if (rest == tile_items) {
-        store_vectors(p.out + warp_first(base), v);
-      } else {
-        store_vectors(p.out + warp_first(base), warp_rest(rest), v);
-      }
-      return;
-    }
-    const int start    = thread_start();
-    out_element* first = p.out + (base + start);
-    packed_vectors::packed_to_striped(
-        y,
-        [&](int k, typename packed_vectors::bits_t bits) {  // the output element's bits
-          if (rest == tile_items || start + k * stride < rest) std::memcpy(first + k * stride, &bits, sizeof(bits));
-        },
-        s.vector_region());
-  }
-
-  //! This lane's 16-byte vectors of the warp segment starting at `warp_start` (vector k * 32 + lane
-  //! in `v[k]`), for the exchange to the blocked arrangement.
-  template <class U, int LaneVectors>
-  __device__ static void load_vectors(const U* warp_start, uint4 (&v)[LaneVectors]) {
-    const auto* src = reinterpret_cast<const uint4*>(warp_start) + threadIdx.x % 32;
-#pragma unroll
-    for (int k = 0; k < LaneVectors; ++k) v[k] = src[k * 32];
-  }
-
-  //! The inverse of load_vectors: this lane's vectors to the warp segment starting at `warp_start`.
-  template <class U, int LaneVectors>
-  __device__ static void store_vectors(U* warp_start, const uint4 (&v)[LaneVectors]) {
-    auto* dst = reinterpret_cast<uint4*>(warp_start) + threadIdx.x % 32;
-#pragma unroll
-    for (int k = 0; k < LaneVectors; ++k) dst[k * 32] = v[k];
-  }
-
-  //! How many of this warp's segment's items lie in a tile of `rest` items (may be <= 0 or more than
-  //! the segment holds).
-  __device__ static int warp_rest(int rest) {
-    return rest - static_cast<int>(threadIdx.x) / 32 * transpose::warp_items;
-  }
-
-  //! load_vectors for a segment of which only the first `rest` items exist: whole vectors up to there,
-  //! the one that crosses it item by item, `fill` in place of the missing items: a partial tile then
-  //! issues about the instructions of a full one, not a load and a shared-memory store per item.
-  template <class U, int LaneVectors>
-  __device__ static void load_vectors(const U* warp_start, int rest, U fill, uint4 (&v)[LaneVectors]) {
-    constexpr int vector_items = static_cast<int>(sizeof(uint4) / sizeof(U));
-    const int lane             = static_cast<int>(threadIdx.x) % 32;
-#pragma unroll
-    for (int k = 0; k < LaneVectors; ++k) {
-      const int first = (k * 32 + lane) * vector_items;  // the vector's first item in the segment
-      if (first + vector_items <= rest) {
-        v[k] = reinterpret_cast<const uint4*>(warp_start)[k * 32 + lane];
-      } else {
-        U u[vector_items];
-#pragma unroll
-        for (int i = 0; i < vector_items; ++i) u[i] = first + i < rest ? warp_start[first + i] : fill;
-        std::memcpy(&v[k], u, sizeof(uint4));
-      }
-    }
-  }
-
-  //! store_vectors of the segment's first `rest` items only.
-  template <class U, int LaneVectors>
-  __device__ static void store_vectors(U* warp_start, int rest, const uint4 (&v)[LaneVectors]) {
-    constexpr int vector_items = static_cast<int>(sizeof(uint4) / sizeof(U));
-    const int lane             = static_cast<int>(threadIdx.x) % 32;
-#pragma unroll
-    for (int k = 0; k < LaneVectors; ++k) {
-      const int first = (k * 32 + lane) * vector_items;
-      if (first + vector_items <= rest) {
-        reinterpret_cast<uint4*>(warp_start)[k * 32 + lane] = v[k];
-      } else if (first < rest) {
-        U u[vector_items];
-        std::memcpy(u, &v[k], sizeof(uint4));
-#pragma unroll
-        for (int i = 0; i < vector_items; ++i) {
-          if (first + i < rest) warp_start[first + i] = u[i];
-        }
-      }
-    }
-  }
-
-  //! A by-key tile from 16-byte vectors of keys and of values, when both are 16-byte aligned (else
-  //! false, nothing loaded). Every load is issued before the first exchange. The key after a lane's
-  //! last item is the next lane's first; after the warp's last, lane 31 reads it from memory. A partial
-  //! tile (`rest` items) loads its whole vectors as a full one and the vector crossing its end item by
-  //! item, padded with the tile's first key and value; the flags of its last item and of the padding
-  //! are cleared (the last item has no next key), so padding behaves as load_keys_apart's: one load
-  //! per vector instead of three per item.
-  __device__ static bool load_keyed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
-                                    split_value (&x)[items], unsigned& closes) {
-    using key_vectors   = block::vector_transpose<key_element, items>;
-    using value_vectors = block::vector_transpose<value_element, items>;
-    const auto item          = keyed_in::item(p.in);
-    const std::int64_t start = keyed_in::index(p.in);  // the problem's first item (a slice may start past 0)
-    if (!detail::aligned_16(item.keys + start) || !detail::aligned_16(item.values + start)) return false;
-    const int lane           = static_cast<int>(threadIdx.x) % 32;
-    const std::int64_t first = start + warp_first(base);  // the warp's first item
-    const std::int64_t after = first + transpose::warp_items;
-    typename key_vectors::vector kv[key_vectors::lane_vectors];
-    typename value_vectors::vector vv[value_vectors::lane_vectors];
-    if (rest == tile_items) {
-      load_vectors(item.keys + first, kv);
-      load_vectors(item.values + first, vv);
-    } else {
-      const int warp_items = warp_rest(rest);
-      load_vectors(item.keys + first, warp_items, item.keys[start + base], kv);
-      load_vectors(item.values + first, warp_items, item.values[start + base], vv);
-    }
-    key_element after_key{};
-    if (lane == 31 && after < item.n) after_key = item.keys[after];
-    key_element k[items];
-    value_element v[items];
-    key_vectors::striped_to_blocked(kv, k, s.vector_region());
-    value_vectors::striped_to_blocked(vv, v, s.vector_region());
-    const key_element next_first = __shfl_down_sync(0xffffffffu, k[0], 1);
-    const std::int64_t i         = first + lane * items;  // this lane's first item
-    item.form(i, k, v, lane == 31 ? after_key : next_first, x, closes);
-    if (rest != tile_items) {  // only items with a real next item may close: [i, item.n - 1)
-      const std::int64_t closing = item.n - 1 - i;
-      closes &= closing >= items ? ~0u : closing > 0 ? (1u << closing) - 1u : 0u;
-    }
-    return true;
   }
 
   //! Stores the first `rest` of the tile's finished items `y` (blocked).
@@ -532,7 +288,7 @@ struct transposed_io {
         }
         typename vectors::vector v[vectors::lane_vectors];
         vectors::blocked_to_striped(w, v, s.vector_region());
-        store_vectors(p.out + warp_first(base), v);
+        block::store_vectors(p.out + warp_first(base), v);
         return;
       }
     }
@@ -547,7 +303,7 @@ struct transposed_io {
     }
   }
 
-  //! ---- What the staged look-back (tile/staged_tile.cuh) moves ----
+  //! ---- Whether the staged look-back (tile/staged_tile.cuh) may take the tile ----
   //! Whether this tile may run staged: its full tiles load and store 16-byte vectors of elements of
   //! one width, its items not split by key, and packed items only in an accumulator of their own width
   //! (the packed rows': a stage is read a vector at a time; narrow items in a wider accumulator have
@@ -571,77 +327,6 @@ struct transposed_io {
       return detail::aligned_16(in_source::pointer(p.in)) && detail::aligned_16(p.out);
     } else {
       return false;
-    }
-  }
-
-  //! The staged look-back's copy of tile `tile`'s input into `stage`: every worker its vectors (warp-
-  //! striped, so each warp's copies are coalesced) at their exchange slots, by the copy unit, one group.
-  //! A partial tile's vector that crosses its end is read element by element (a partial copy would
-  //! still address the whole 16 bytes past the input's end), padded with zeros, as later vectors are
-  //! (read_stage_vector replaces the padding by the tile's first item).
-  __device__ static void copy_tile(const Problem& p, std::int64_t tile, uint4* stage) {
-    constexpr int vector_items = stage_vectors::vector_items;
-    const in_element* in       = in_source::pointer(p.in);
-    const std::int64_t base    = tile * tile_items;
-    const std::int64_t left    = p.n - base;
-    const int segment_rest     = warp_rest(left < tile_items ? static_cast<int>(left) : tile_items);
-    const auto* src            = reinterpret_cast<const uint4*>(in + warp_first(base));
-    uint4* region              = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
-    const int lane             = static_cast<int>(threadIdx.x) % 32;
-#pragma unroll
-    for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
-      const int v    = k * 32 + lane;
-      const int real = segment_rest - v * vector_items;  // real elements from this vector's first on
-      uint4* to      = region + stage_vectors::slot(v);
-      if (real >= vector_items) {
-        detail::copy_16_async(to, src + v);
-      } else {
-        in_element u[vector_items];
-        const in_element* from = in + warp_first(base) + v * vector_items;
-#pragma unroll
-        for (int i = 0; i < vector_items; ++i) {
-          if (i < real) {
-            u[i] = from[i];
-          } else {
-            std::memset(&u[i], 0, sizeof(in_element));
-          }
-        }
-        std::memcpy(to, u, sizeof(uint4));
-      }
-    }
-    detail::commit_copies();
-  }
-
-  //! A partial tile's padding (read_stage_vector): its first item, from the stage (warp 0's vector 0
-  //! sits at slot 0). Read before any worker may write that slot (store_stage).
-  __device__ static T stage_fill(const Problem& p, const uint4* stage) {
-    in_element first;
-    std::memcpy(&first, stage, sizeof(first));
-    return in_reader(p.in)(first);
-  }
-
-  //! Vector j of this worker's blocked items of the tile in `stage` into `x` (x[i]: item j *
-  //! vector_items + i), as load_items gives them: each element made an item by the input's reader;
-  //! past the end of a partial tile (`left` < tile_items items from its first), `fill` (stage_fill).
-  //! One vector's items at a time, so that tiles of many narrow items (packed rows) stage without
-  //! holding all of them in registers.
-  __device__ static void read_stage_vector(const Problem& p, const uint4* stage, int j, std::int64_t left,
-                                           const T& fill, T (&x)[stage_vectors::vector_items]) {
-    constexpr int vector_items = stage_vectors::vector_items;
-    const int lane             = static_cast<int>(threadIdx.x) % 32;
-    const uint4 w = stage[threadIdx.x / 32 * stage_vectors::warp_vectors +
-                          stage_vectors::slot(lane * stage_vectors::lane_vectors + j)];
-    in_element u[vector_items];
-    std::memcpy(u, &w, sizeof(w));
-    in_reader read(p.in);
-#pragma unroll
-    for (int i = 0; i < vector_items; ++i) x[i] = read(u[i]);
-    if (left < tile_items) {  // uniform: the last tile
-      const int first = static_cast<int>(warp_first(0)) + lane * items + j * vector_items;  // blocked
-#pragma unroll
-      for (int i = 0; i < vector_items; ++i) {
-        if (first + i >= left) x[i] = fill;
-      }
     }
   }
 };

@@ -17,7 +17,7 @@
 //! launch guarantees (dispatch/turing_dispatch.cuh); a grid that does not fit takes the look-back instead.
 //! Determinism: the fold's association depends only on the tile count, so results are the same from
 //! run to run, floating point included. (The native family folds a wave as its look-back does,
-//! tile/lookback.cuh `segment_lookback`, so that the route does not change the bits either; an
+//! tile/segment_fold.cuh `exclusive_prefix_of`, so that the route does not change the bits either; an
 //! operator exact under any association takes exclusive_prefix below, the same bits, unless it is
 //! exact by a user's declaration and its lanes' runs would be long: dispatch/native_dispatch.cuh,
 //! `native_wave_in_order`.)

@@ -3,7 +3,7 @@
 #pragma GCC system_header
 #endif
 //! \file The native family's tuning: a single-pass scan for today's GPUs whose results are bitwise
-//! deterministic, floating point included (tile/lookback.cuh, `segment_lookback`).
+//! deterministic, floating point included (tile/segment_lookback.cuh).
 //!
 //! Determinism follows from the association being a function of n and the row only: the tile shape is
 //! fixed per row and n (small and large tiles are chosen by n alone, never by the SM count; an
@@ -240,7 +240,7 @@ struct native_tuning {
   //! tiles 1.01, 448 tiles 1.02, 512 tiles 1.05.
   static constexpr std::size_t wave_tree_max_run_bytes = 160;
 
-  //! The look-back's walk (tile/lookback.cuh, `segment_lookback`; the same bits either way): the chain
+  //! The look-back's walk (tile/segment_lookback.cuh; the same bits either way): the chain
   //! of prefixes for accumulators of at most this many bytes, the segment states for wider ones
   //! (but for a row's large tiles that state `large_chained`: row_16's).
   //! H100, 2^30, x CUB (chain / segment states): int32 1.13 / 1.04, double 0.99 / 0.91, 16-byte

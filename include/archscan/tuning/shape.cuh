@@ -78,7 +78,7 @@ struct example_large_row : example_row {
   //! tell the tiles apart. A row derived from one that states it inherits it: restate it where the
   //! derived row changes its threads or its large tiles.
   static constexpr int large_block_threads = 192;
-  //! Optional: the large tiles find their prefixes on the chain of prefixes (tile/lookback.cuh),
+  //! Optional: the large tiles find their prefixes on the chain of prefixes (tile/segment_lookback.cuh),
   //! whatever the tuning's prefix_chain_max_bytes gives the accumulator. Timing only: the same bits.
   static constexpr bool large_chained = true;
 };
