@@ -58,7 +58,7 @@ int main() {
   std::vector<int> h_in(n), h_keys(n);
   for (std::size_t i = 0; i < n; ++i) {
     h_in[i]   = static_cast<int>(static_cast<std::uint32_t>(i * 2654435761u) >> 28);  // 0..15, mixed
-    h_keys[i] = static_cast<int>(i / 1000);                 // runs of 1000 equal keys
+    h_keys[i] = static_cast<int>(i / 1000);                                           // runs of 1000 equal keys
   }
   const thrust::device_vector<int> in(h_in), keys(h_keys);
   thrust::device_vector<int> out(n);

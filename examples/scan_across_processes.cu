@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
   thrust::inclusive_scan(archscan::native.across(comm), slice.begin(), slice.end(), out.begin());
   const int last = out.back();
   // ---
-  std::printf("rank %d of %d: last item %d, expected %lld\n", rank, ranks, last, static_cast<long long>((rank + 1) * n));
+  std::printf("rank %d of %d: last item %d, expected %lld\n", rank, ranks, last,
+              static_cast<long long>((rank + 1) * n));
   ncclCommDestroy(comm);
   return last == (rank + 1) * n ? 0 : 1;
 }

@@ -79,7 +79,8 @@ bool run_case(std::size_t n, cudaStream_t s, l2_flusher& flusher, std::vector<ro
   for_each_policy([&](const auto& p) {
     measure(p.name, [&] { thrust::exclusive_scan(p.policy.on(s), in.get(), in.get() + n, out.get()); });
   });
-  measure("thrust::cuda::par", [&] { thrust::exclusive_scan(thrust::cuda::par.on(s), in.get(), in.get() + n, out.get()); });
+  measure("thrust::cuda::par",
+          [&] { thrust::exclusive_scan(thrust::cuda::par.on(s), in.get(), in.get() + n, out.get()); });
   check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
   return all_ok;
 }
@@ -90,10 +91,11 @@ int main() {
   return run_program("archscan-ab", [&](const cudaDeviceProp& prop) {
     std::printf("# archscan-ab\n\nDevice: %s (sm_%d%d, %d SMs, %d MB L2); %s\n\n", prop.name, prop.major, prop.minor,
                 prop.multiProcessorCount, prop.l2CacheSize >> 20, version_line().c_str());
-    std::printf("Exclusive sum; median of %d calls after %d warm-up, cold L2; GB/s = 2 n sizeof(T) / time; "
-                "ratio = CUB time / time (> 1: faster than CUB). Checked against CUB: int32 bitwise, double "
-                "relative %.0e.\n\n",
-                timed_calls, warmup_calls, tolerance<double>::rtol);
+    std::printf(
+        "Exclusive sum; median of %d calls after %d warm-up, cold L2; GB/s = 2 n sizeof(T) / time; "
+        "ratio = CUB time / time (> 1: faster than CUB). Checked against CUB: int32 bitwise, double "
+        "relative %.0e.\n\n",
+        timed_calls, warmup_calls, tolerance<double>::rtol);
     stream_handle stream;
     l2_flusher flusher(prop);
     std::vector<row> rows;

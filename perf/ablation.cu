@@ -39,14 +39,6 @@ constexpr int log2_sizes[] = {14, 20, 24, 25, 26, 27, 28};
 constexpr int warmup_calls = 3;
 constexpr int timed_calls  = 25;
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else return "double";
-}
-
 //! Has a member `ablation`?
 template <class T, class = void>
 struct has_ablation : std::false_type {};
@@ -56,8 +48,10 @@ struct has_ablation<T, std::void_t<decltype(T::ablation)>> : std::true_type {};
 //! What `Tuning` switches off, or "baseline" for the family's own tuning.
 template <class Tuning>
 const char* ablation_name() {
-  if constexpr (has_ablation<Tuning>::value) return Tuning::ablation;
-  else return "baseline (the family's tuning)";
+  if constexpr (has_ablation<Tuning>::value)
+    return Tuning::ablation;
+  else
+    return "baseline (the family's tuning)";
 }
 
 template <class T, class... Tunings>
@@ -81,12 +75,12 @@ bool run_type(const char* family, cudaStream_t s, l2_flusher& flusher) {
       const double ms         = median(time_calls(s, flusher, false, warmup_calls, timed_calls, call));
       if (baseline_ms == 0) baseline_ms = ms;  // the tuple's first entry
       const char* what = ablation_name<tuning>();
-      std::printf("| %s | %s | 2^%d | %s | %.2f | %.1f | %.3f |%s\n", family, type_name<T>(), lg, what, ms * 1e3,
-                  2.0 * static_cast<double>(n * sizeof(T)) / (ms * 1e-3) / 1e9, baseline_ms / ms,
+      std::printf("| %s | %s | 2^%d | %s | %.2f | %.1f | %.3f |%s\n", family, value_type_name<T>(), lg, what, ms * 1e3,
+                            2.0 * static_cast<double>(n * sizeof(T)) / (ms * 1e-3) / 1e9, baseline_ms / ms,
                   m.count ? " MISMATCH" : "");
       if (m.count) {
         std::fprintf(stderr, "MISMATCH: %s %s %s n=2^%d: %llu items differ from CUB, first at %llu\n", family, what,
-                     type_name<T>(), lg, m.count, m.first);
+                               value_type_name<T>(), lg, m.count, m.first);
         ok = false;
       }
     };
@@ -102,9 +96,10 @@ bool run_family(const char* family, std::tuple<Tunings...>*, cudaStream_t s, l2_
     std::printf("\n%s: the family's dispatch has not landed; skipped.\n", family);
     return true;
   } else {
-    std::printf("\n## %s\n\n| family | type | n | variant | median (us) | GB/s | baseline time / time |\n"
-                "|---|---|---:|---|---:|---:|---:|\n",
-                family);
+    std::printf(
+        "\n## %s\n\n| family | type | n | variant | median (us) | GB/s | baseline time / time |\n"
+        "|---|---|---:|---|---:|---:|---:|\n",
+        family);
     bool ok = run_type<std::int32_t, Tunings...>(family, s, flusher);
     ok &= run_type<float, Tunings...>(family, s, flusher);
     ok &= run_type<std::int64_t, Tunings...>(family, s, flusher);
@@ -117,10 +112,11 @@ bool run_family(const char* family, std::tuple<Tunings...>*, cudaStream_t s, l2_
 
 int main() {
   return run_program("archscan-ablation", [&](const cudaDeviceProp& prop) {
-    std::printf("# Ablations\n\nDevice: %s; %s. Exclusive sums; median of %d calls after %d warm-up, cold L2; "
-                "GB/s = 2 n sizeof(T) / time; last column < 1: the ablated variant is slower than the family's "
-                "tuning, measured in the same run.\n",
-                prop.name, version_line().c_str(), timed_calls, warmup_calls);
+    std::printf(
+        "# Ablations\n\nDevice: %s; %s. Exclusive sums; median of %d calls after %d warm-up, cold L2; "
+        "GB/s = 2 n sizeof(T) / time; last column < 1: the ablated variant is slower than the family's "
+        "tuning, measured in the same run.\n",
+        prop.name, version_line().c_str(), timed_calls, warmup_calls);
     stream_handle stream;
     l2_flusher flusher(prop);
     bool ok = true;

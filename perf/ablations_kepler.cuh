@@ -11,7 +11,7 @@ namespace archscan::perf {
 
 //! 1.4.3.3: warps exchange through shared memory (ordered by __syncwarp) instead of shuffles.
 struct kepler_smem_exchange : kepler_tuning {
-  static constexpr const char* ablation = "shared-memory warp exchange instead of __shfl_*_sync (1.4.3.3)";
+  static constexpr const char* ablation             = "shared-memory warp exchange instead of __shfl_*_sync (1.4.3.3)";
   static constexpr warp_exchange_kind warp_exchange = warp_exchange_kind::shared_memory;
 };
 
@@ -19,19 +19,19 @@ struct kepler_smem_exchange : kepler_tuning {
 //! values split into two 32-bit words. Compare with kepler_smem_exchange (its ratio to the baseline).
 struct kepler_smem_exchange_split_words : kepler_smem_exchange {
   static constexpr const char* ablation = "shared-memory exchange with 64-bit values as 32-bit words (1.4.3.1)";
-  static constexpr int smem_word_bytes = 4;
+  static constexpr int smem_word_bytes  = 4;
 };
 
 //! 1.4.3.1 in the baseline (only warp totals pass through shared memory there).
 struct kepler_split_smem_words : kepler_tuning {
   static constexpr const char* ablation = "64-bit shared-memory values as 32-bit words (1.4.3.1)";
-  static constexpr int smem_word_bytes = 4;
+  static constexpr int smem_word_bytes  = 4;
 };
 
 //! 1.4.4.3: ordinary global loads instead of the read-only data path.
 struct kepler_plain_loads : kepler_tuning {
   static constexpr const char* ablation = "plain loads instead of __ldg (1.4.4.3)";
-  static constexpr load_kind load = load_kind::direct;
+  static constexpr load_kind load       = load_kind::direct;
 };
 
 //! 1.4.1 / 1.4.4.1: one item per thread (no ILP from registers); tiles of 256 items.
@@ -55,7 +55,7 @@ struct kepler_one_item : kepler_tuning {
 //! 1.4.1: full tiles at every size, even when they leave SMs idle.
 struct kepler_no_grid_fill : kepler_tuning {
   static constexpr const char* ablation = "no grid-filling tile shrink for small n (1.4.1)";
-  static constexpr bool fill_grid = false;
+  static constexpr bool fill_grid       = false;
 };
 
 //! Every row of kepler_tuning with a `__launch_bounds__` minimum of `MinBlocks` blocks per SM.
@@ -95,13 +95,13 @@ struct kepler_register_budget_128 : kepler_min_blocks<2> {
 
 //! Look-back: the serial walk starts right after the aggregate is published (no delay).
 struct kepler_no_lookback_delay : kepler_tuning {
-  static constexpr const char* ablation = "serial look-back starts at once, no delay";
+  static constexpr const char* ablation       = "serial look-back starts at once, no delay";
   static constexpr unsigned lookback_delay_ns = 0;
 };
 
 using kepler_ablations =
     std::tuple<kepler_tuning, kepler_smem_exchange, kepler_smem_exchange_split_words, kepler_split_smem_words,
-               kepler_plain_loads, kepler_one_item, kepler_no_grid_fill, kepler_register_cap, kepler_register_budget_128,
-               kepler_flag_and_values, kepler_no_lookback_delay>;
+               kepler_plain_loads, kepler_one_item, kepler_no_grid_fill, kepler_register_cap,
+               kepler_register_budget_128, kepler_flag_and_values, kepler_no_lookback_delay>;
 
 }  // namespace archscan::perf

@@ -29,7 +29,7 @@ struct turing_one_item : turing_tuning {
 //! 4.1.1: the look-back inspects one predecessor per step (a dependent chain of loads).
 struct turing_serial_lookback : turing_tuning {
   static constexpr const char* ablation = "look-back one predecessor at a time, not 32 (4.1.1)";
-  static constexpr int lookback_window = 1;
+  static constexpr int lookback_window  = 1;
 };
 
 //! 4.1.3: a grid of the blocks that fit at once (occupancy read at run time), each looping over tiles,
@@ -62,20 +62,20 @@ struct turing_first_rows : turing_tuning {
 
 //! Look-back: the first poll right after the aggregate is published (no delay).
 struct turing_no_lookback_delay : turing_tuning {
-  static constexpr const char* ablation = "look-back polls at once, no first-poll delay";
+  static constexpr const char* ablation       = "look-back polls at once, no first-poll delay";
   static constexpr unsigned lookback_delay_ns = 0;
 };
 
 //! 4.1.4: every load and store forms its own 64-bit index.
 struct turing_wide_index : turing_tuning {
-  static constexpr const char* ablation = "64-bit index per access, not 32-bit offsets (4.1.4)";
+  static constexpr const char* ablation         = "64-bit index per access, not 32-bit offsets (4.1.4)";
   static constexpr bool narrow_index_arithmetic = false;
 };
 
 //! 4.3.1: no warp-striped transpose; each thread reads its consecutive items, L1 coalesces.
 struct turing_no_transpose : turing_tuning {
   static constexpr const char* ablation = "blocked loads/stores, no shared-memory transpose (4.3.1)";
-  static constexpr bool warp_transpose = false;
+  static constexpr bool warp_transpose  = false;
 };
 
 //! 4.3.1: the shared-memory carveout is left to the driver.
@@ -87,12 +87,12 @@ struct turing_carveout_unset : turing_tuning {
 //! 4.3.1: the read-only (texture) path; Turing unifies it with L1, so little change is expected.
 struct turing_read_only_loads : turing_tuning {
   static constexpr const char* ablation = "__ldg read-only loads (4.3.1, unified L1/texture)";
-  static constexpr load_kind load = load_kind::read_only;
+  static constexpr load_kind load       = load_kind::read_only;
 };
 
 //! Look-back waiting: pure spinning, no __nanosleep backoff.
 struct turing_spin_wait : turing_tuning {
-  static constexpr const char* ablation = "look-back spins without __nanosleep backoff";
+  static constexpr const char* ablation    = "look-back spins without __nanosleep backoff";
   static constexpr unsigned backoff_min_ns = 0;
 };
 
@@ -100,19 +100,19 @@ struct turing_spin_wait : turing_tuning {
 //! none of the benchmarked int32/float/int64/double rows, so it is not in the tuple below; run it
 //! with an accumulator of >= 128 bytes (row_large: 128 threads x 3 items) to measure it.
 struct turing_no_smem_optin : turing_tuning {
-  static constexpr const char* ablation = "no dynamic shared memory above 48 KiB (4.3.1)";
+  static constexpr const char* ablation   = "no dynamic shared memory above 48 KiB (4.3.1)";
   static constexpr bool opt_in_large_smem = false;
 };
 
 //! No wave: every multi-tile problem takes the look-back (reset memset, then the look-back kernel).
 struct turing_no_wave : turing_tuning {
   static constexpr const char* ablation = "no one-wave path: look-back at every size";
-  static constexpr int wave_max_tiles = 0;
+  static constexpr int wave_max_tiles   = 0;
 };
 
 //! 4.1.3: a wave of few tiles keeps the full tiles instead of spreading small ones over more SMs.
 struct turing_wave_full_tiles : turing_tuning {
-  static constexpr const char* ablation = "a wave of few tiles keeps full tiles, not small ones (4.1.3)";
+  static constexpr const char* ablation  = "a wave of few tiles keeps full tiles, not small ones (4.1.3)";
   static constexpr bool wave_small_tiles = false;
 };
 

@@ -101,7 +101,7 @@ struct timing {
 //! and on the host (to issue them).
 template <class Call>
 std::pair<double, double> time_batch(archscan::perf::event_timer& timer, cudaStream_t s, int batch, const Call& call) {
-  double host = 0;
+  double host    = 0;
   const double t = timer.time_ms(s, [&] {
     const auto t0 = std::chrono::steady_clock::now();
     for (int b = 0; b < batch; ++b) call();
@@ -115,7 +115,8 @@ std::pair<double, double> time_batch(archscan::perf::event_timer& timer, cudaStr
 timing time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaStream_t>& streams,
                      const std::function<void(int)>& call) {
   // ms[i][r], host_ms[i][r]: sample i, rank r, per call.
-  std::vector<std::vector<double>> ms(static_cast<std::size_t>(samples), std::vector<double>(static_cast<std::size_t>(ranks)));
+  std::vector<std::vector<double>> ms(static_cast<std::size_t>(samples),
+                                      std::vector<double>(static_cast<std::size_t>(ranks)));
   auto host_ms = ms;
   barrier sync(ranks);
   std::vector<std::thread> threads;
@@ -129,7 +130,8 @@ timing time_on_ranks(int ranks, int samples, int batch, const std::vector<cudaSt
       for (int i = 0; i < samples; ++i) {
         sync.wait();
         std::tie(ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)],
-                 host_ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)]) = time_batch(timer, s, batch, [&] { call(r); });
+                 host_ms[static_cast<std::size_t>(i)][static_cast<std::size_t>(r)]) =
+            time_batch(timer, s, batch, [&] { call(r); });
       }
     });
   }
@@ -184,8 +186,8 @@ bool run_processes(int rank, int procs, const std::string& id_path, int samples,
   cudaStream_t s = nullptr;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
   thrust::device_vector<double> d_meet(1), d_times(2 * static_cast<std::size_t>(samples));
-  auto* meet = thrust::raw_pointer_cast(d_meet.data());
-  auto* times = thrust::raw_pointer_cast(d_times.data());
+  auto* meet          = thrust::raw_pointer_cast(d_meet.data());
+  auto* times         = thrust::raw_pointer_cast(d_times.data());
   const auto meet_all = [&] {  // every rank here before a sample starts
     nccl_check(ncclAllReduce(meet, meet, 1, ncclFloat64, ncclMax, comm, s), "ncclAllReduce");
     check(cudaStreamSynchronize(s), "meeting");
@@ -197,7 +199,8 @@ bool run_processes(int rank, int procs, const std::string& id_path, int samples,
     std::vector<double> ms(2 * static_cast<std::size_t>(samples));  // device times, then host times
     for (int i = 0; i < samples; ++i) {
       meet_all();
-      std::tie(ms[static_cast<std::size_t>(i)], ms[static_cast<std::size_t>(samples + i)]) = time_batch(timer, s, batch, call);
+      std::tie(ms[static_cast<std::size_t>(i)], ms[static_cast<std::size_t>(samples + i)]) =
+          time_batch(timer, s, batch, call);
     }
     // The slowest rank's sample, then the medians.
     check(cudaMemcpy(times, ms.data(), ms.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
@@ -216,28 +219,30 @@ bool run_processes(int rank, int procs, const std::string& id_path, int samples,
                   })});
   for (const std::int64_t n : {std::int64_t{1} << 16, std::int64_t{1} << 20}) {
     thrust::device_vector<int> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
-    thrust::transform(thrust::counting_iterator<std::int64_t>(rank * n), thrust::counting_iterator<std::int64_t>((rank + 1) * n),
-                      in.begin(), mod7{});
+    thrust::transform(thrust::counting_iterator<std::int64_t>(rank * n),
+                      thrust::counting_iterator<std::int64_t>((rank + 1) * n), in.begin(), mod7{});
     rows.push_back({"one_gpu", procs, n, time_calls(20, [&] {
                       thrust::exclusive_scan(archscan::native_nosync.on(s), in.begin(), in.end(), out.begin());
                     })});
     rows.push_back({"across", procs, n, time_calls(20, [&] {
-                      thrust::exclusive_scan(archscan::native_nosync.on(s).across(comm), in.begin(), in.end(), out.begin());
+                      thrust::exclusive_scan(archscan::native_nosync.on(s).across(comm), in.begin(), in.end(),
+                                             out.begin());
                     })});
     const auto bad = thrust::count_if(thrust::cuda::par.on(s), thrust::counting_iterator<std::int64_t>(0),
                                       thrust::counting_iterator<std::int64_t>(n),
                                       wrong_prefix{thrust::raw_pointer_cast(out.data()), rank * n});
     if (bad != 0) {
-      std::printf("MISMATCH: across, processes mode, rank %d, %lld items: %lld wrong\n", rank, static_cast<long long>(n),
-                  static_cast<long long>(bad));
+      std::printf("MISMATCH: across, processes mode, rank %d, %lld items: %lld wrong\n", rank,
+                  static_cast<long long>(n), static_cast<long long>(bad));
       ok = false;
     }
   }
   ncclCommDestroy(comm);
   if (rank != 0) return ok;
-  std::printf("# archscan-across, processes mode (one process per GPU), %d x %s (CCCL %s): exclusive sums of int32, "
-              "native_nosync; median of %d samples, microseconds\n\n",
-              procs, prop.name, archscan::perf::cccl_version().c_str(), samples);
+  std::printf(
+      "# archscan-across, processes mode (one process per GPU), %d x %s (CCCL %s): exclusive sums of int32, "
+      "native_nosync; median of %d samples, microseconds\n\n",
+      procs, prop.name, archscan::perf::cccl_version().c_str(), samples);
   std::printf("| what | GPUs | items per GPU | us | host us to issue |\n| --- | ---: | ---: | ---: | ---: |\n");
   nlohmann::json j;
   j["device"] = prop.name;
@@ -247,8 +252,8 @@ bool run_processes(int rank, int procs, const std::string& id_path, int samples,
   for (const row& r : rows) {
     std::printf("| %s | %d | %lld | %.2f | %.2f |\n", r.what.c_str(), r.gpus, static_cast<long long>(r.per_gpu), r.t.us,
                 r.t.host_us);
-    j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us},
-                         {"host_us", r.t.host_us}});
+    j["rows"].push_back(
+        {{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us}, {"host_us", r.t.host_us}});
   }
   if (!json_path.empty()) std::ofstream(json_path) << j.dump(1) << "\n";
   return ok;
@@ -279,7 +284,8 @@ int main(int argc, char** argv) {
     std::vector<cudaStream_t> streams(static_cast<std::size_t>(devices));
     for (int d = 0; d < devices; ++d) {
       check(cudaSetDevice(d), "cudaSetDevice");
-      check(cudaStreamCreateWithFlags(&streams[static_cast<std::size_t>(d)], cudaStreamNonBlocking), "cudaStreamCreate");
+      check(cudaStreamCreateWithFlags(&streams[static_cast<std::size_t>(d)], cudaStreamNonBlocking),
+            "cudaStreamCreate");
     }
     std::vector<row> rows;
     std::vector<std::pair<std::string, double>> host_costs;  // what a scan across ranks issues, one thread
@@ -302,7 +308,9 @@ int main(int argc, char** argv) {
         }
         const timing us = time_on_ranks(k, samples, 20, streams, [&](int r) {
           auto* b = static_cast<char*>(bufs[static_cast<std::size_t>(r)]);
-          nccl_check(ncclAllGather(b + 8 * r, b, 8, ncclUint8, comms[static_cast<std::size_t>(r)], streams[static_cast<std::size_t>(r)]), "ncclAllGather");
+          nccl_check(ncclAllGather(b + 8 * r, b, 8, ncclUint8, comms[static_cast<std::size_t>(r)],
+                                   streams[static_cast<std::size_t>(r)]),
+                     "ncclAllGather");
         });
         rows.push_back({"allgather8", k, 0, us});
         for (int r = 0; r < k; ++r) {
@@ -317,27 +325,33 @@ int main(int argc, char** argv) {
           check(cudaSetDevice(r), "cudaSetDevice");
           in[static_cast<std::size_t>(r)]  = new thrust::device_vector<int>(static_cast<std::size_t>(n));
           out[static_cast<std::size_t>(r)] = new thrust::device_vector<int>(static_cast<std::size_t>(n));
-          thrust::transform(thrust::counting_iterator<std::int64_t>(r * n), thrust::counting_iterator<std::int64_t>((r + 1) * n),
+          thrust::transform(thrust::counting_iterator<std::int64_t>(r * n),
+                            thrust::counting_iterator<std::int64_t>((r + 1) * n),
                             in[static_cast<std::size_t>(r)]->begin(), mod7{});
         }
         const int batch = batch_of(n * 4);
         if (k == 1) {
           rows.push_back({"one_gpu", 1, n, time_on_ranks(1, samples, batch, streams, [&](int) {
-                            thrust::exclusive_scan(archscan::native_nosync.on(streams[0]), in[0]->begin(), in[0]->end(), out[0]->begin());
+                            thrust::exclusive_scan(archscan::native_nosync.on(streams[0]), in[0]->begin(), in[0]->end(),
+                                                   out[0]->begin());
                           })});
         }
         rows.push_back({"across", k, n, time_on_ranks(k, samples, batch, streams, [&](int r) {
-                          const auto p = archscan::native_nosync.on(streams[static_cast<std::size_t>(r)]).across(comms[static_cast<std::size_t>(r)]);
-                          thrust::exclusive_scan(p, in[static_cast<std::size_t>(r)]->begin(), in[static_cast<std::size_t>(r)]->end(),
+                          const auto p = archscan::native_nosync.on(streams[static_cast<std::size_t>(r)])
+                                             .across(comms[static_cast<std::size_t>(r)]);
+                          thrust::exclusive_scan(p, in[static_cast<std::size_t>(r)]->begin(),
+                                                 in[static_cast<std::size_t>(r)]->end(),
                                                  out[static_cast<std::size_t>(r)]->begin());
                         })});
         for (int r = 0; r < k; ++r) {
           check(cudaSetDevice(r), "cudaSetDevice");
-          const auto bad = thrust::count_if(thrust::cuda::par.on(streams[static_cast<std::size_t>(r)]), thrust::counting_iterator<std::int64_t>(0),
-                                            thrust::counting_iterator<std::int64_t>(n),
-                                            wrong_prefix{thrust::raw_pointer_cast(out[static_cast<std::size_t>(r)]->data()), r * n});
+          const auto bad =
+              thrust::count_if(thrust::cuda::par.on(streams[static_cast<std::size_t>(r)]),
+                               thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+                               wrong_prefix{thrust::raw_pointer_cast(out[static_cast<std::size_t>(r)]->data()), r * n});
           if (bad != 0) {
-            std::printf("MISMATCH: across, %d GPUs, rank %d, %lld items: %lld wrong\n", k, r, static_cast<long long>(n), static_cast<long long>(bad));
+            std::printf("MISMATCH: across, %d GPUs, rank %d, %lld items: %lld wrong\n", k, r, static_cast<long long>(n),
+                        static_cast<long long>(bad));
             ok = false;
           }
         }
@@ -345,23 +359,29 @@ int main(int argc, char** argv) {
         if (k > 1 && n * k * 8 < (std::int64_t{1} << 36)) {
           check(cudaSetDevice(0), "cudaSetDevice");
           thrust::device_vector<int> all(static_cast<std::size_t>(n * k)), all_out(static_cast<std::size_t>(n * k));
-          rows.push_back({"gather_scan", k, n, time_on_ranks(k, samples, batch, streams, [&](int r) {
-                            cudaStream_t s = streams[static_cast<std::size_t>(r)];
-                            nccl_check(ncclGroupStart(), "ncclGroupStart");
-                            if (r == 0) {
-                              for (int from = 1; from < k; ++from)
-                                nccl_check(ncclRecv(thrust::raw_pointer_cast(all.data()) + from * n, static_cast<std::size_t>(n), ncclInt32, from, comms[0], s), "ncclRecv");
-                            } else {
-                              nccl_check(ncclSend(thrust::raw_pointer_cast(in[static_cast<std::size_t>(r)]->data()), static_cast<std::size_t>(n), ncclInt32, 0,
-                                                  comms[static_cast<std::size_t>(r)], s), "ncclSend");
-                            }
-                            nccl_check(ncclGroupEnd(), "ncclGroupEnd");
-                            if (r == 0) {
-                              check(cudaMemcpyAsync(thrust::raw_pointer_cast(all.data()), thrust::raw_pointer_cast(in[0]->data()), n * sizeof(int),
-                                                    cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
-                              thrust::exclusive_scan(archscan::native_nosync.on(s), all.begin(), all.end(), all_out.begin());
-                            }
-                          })});
+          rows.push_back(
+              {"gather_scan", k, n, time_on_ranks(k, samples, batch, streams, [&](int r) {
+                 cudaStream_t s = streams[static_cast<std::size_t>(r)];
+                 nccl_check(ncclGroupStart(), "ncclGroupStart");
+                 if (r == 0) {
+                   for (int from = 1; from < k; ++from)
+                     nccl_check(ncclRecv(thrust::raw_pointer_cast(all.data()) + from * n, static_cast<std::size_t>(n),
+                                         ncclInt32, from, comms[0], s),
+                                "ncclRecv");
+                 } else {
+                   nccl_check(
+                       ncclSend(thrust::raw_pointer_cast(in[static_cast<std::size_t>(r)]->data()),
+                                static_cast<std::size_t>(n), ncclInt32, 0, comms[static_cast<std::size_t>(r)], s),
+                       "ncclSend");
+                 }
+                 nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+                 if (r == 0) {
+                   check(cudaMemcpyAsync(thrust::raw_pointer_cast(all.data()), thrust::raw_pointer_cast(in[0]->data()),
+                                         n * sizeof(int), cudaMemcpyDeviceToDevice, s),
+                         "cudaMemcpyAsync");
+                   thrust::exclusive_scan(archscan::native_nosync.on(s), all.begin(), all.end(), all_out.begin());
+                 }
+               })});
         }
         for (int r = 0; r < k; ++r) {
           check(cudaSetDevice(r), "cudaSetDevice");
@@ -373,14 +393,14 @@ int main(int argc, char** argv) {
         check(cudaSetDevice(0), "cudaSetDevice");
         cudaStream_t s = streams[0];
         const int reps = 2000;
-        host_costs.push_back({"ncclCommCount + ncclCommUserRank + ncclCommCuDevice + cudaGetDevice",
-                              host_us_per_call(reps, [&] {
-                                int c = 0, u = 0, d = 0;
-                                ncclCommCount(comms[0], &c);
-                                ncclCommUserRank(comms[0], &u);
-                                ncclCommCuDevice(comms[0], &d);
-                                cudaGetDevice(&d);
-                              })});
+        host_costs.push_back(
+            {"ncclCommCount + ncclCommUserRank + ncclCommCuDevice + cudaGetDevice", host_us_per_call(reps, [&] {
+               int c = 0, u = 0, d = 0;
+               ncclCommCount(comms[0], &c);
+               ncclCommUserRank(comms[0], &u);
+               ncclCommCuDevice(comms[0], &d);
+               cudaGetDevice(&d);
+             })});
         host_costs.push_back({"kernel launch (13 blocks of 128 threads, empty)",
                               host_us_per_call(reps, [&] { empty_kernel<<<13, 128, 0, s>>>(); })});
         host_costs.push_back({"cudaMallocAsync + cudaFreeAsync (64 KiB)", host_us_per_call(reps, [&] {
@@ -390,17 +410,22 @@ int main(int argc, char** argv) {
                               })});
         check(cudaStreamSynchronize(s), "host costs");
         thrust::device_vector<int> v(1 << 16);
-        host_costs.push_back({"archscan::native_nosync exclusive_scan, 2^16 int32 (one GPU)", host_us_per_call(reps, [&] {
-                                thrust::exclusive_scan(archscan::native_nosync.on(s), v.begin(), v.end(), v.begin());
-                              })});
+        host_costs.push_back(
+            {"archscan::native_nosync exclusive_scan, 2^16 int32 (one GPU)", host_us_per_call(reps, [&] {
+               thrust::exclusive_scan(archscan::native_nosync.on(s), v.begin(), v.end(), v.begin());
+             })});
         check(cudaStreamSynchronize(s), "host costs");
       }
       for (auto c : comms) ncclCommDestroy(c);
     }
 
-    std::printf("# archscan-across on %d x %s (CCCL %s): exclusive sums of int32, native_nosync; median of %d samples, microseconds\n\n",
-                devices, prop.name, archscan::perf::cccl_version().c_str(), samples);
-    std::printf("| what | GPUs | items per GPU | us | GB/s per GPU (read+write) | host us to issue |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    std::printf(
+        "# archscan-across on %d x %s (CCCL %s): exclusive sums of int32, native_nosync; median of %d samples, "
+        "microseconds\n\n",
+        devices, prop.name, archscan::perf::cccl_version().c_str(), samples);
+    std::printf(
+        "| what | GPUs | items per GPU | us | GB/s per GPU (read+write) | host us to issue |\n| --- | ---: | ---: | "
+        "---: | ---: | ---: |\n");
     nlohmann::json j;
     j["device"]  = prop.name;
     j["gpus"]    = devices;
@@ -408,10 +433,10 @@ int main(int argc, char** argv) {
     j["samples"] = samples;
     for (const row& r : rows) {
       const double gbs = r.per_gpu > 0 ? 8.0 * static_cast<double>(r.per_gpu) / (r.t.us * 1e3) : 0.0;
-      std::printf("| %s | %d | %lld | %.2f | %.0f | %.2f |\n", r.what.c_str(), r.gpus, static_cast<long long>(r.per_gpu), r.t.us,
-                  gbs, r.t.host_us);
-      j["rows"].push_back({{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us},
-                           {"host_us", r.t.host_us}});
+      std::printf("| %s | %d | %lld | %.2f | %.0f | %.2f |\n", r.what.c_str(), r.gpus,
+                  static_cast<long long>(r.per_gpu), r.t.us, gbs, r.t.host_us);
+      j["rows"].push_back(
+          {{"what", r.what}, {"gpus", r.gpus}, {"items_per_gpu", r.per_gpu}, {"us", r.t.us}, {"host_us", r.t.host_us}});
     }
     std::printf("\n| host cost per call (one thread, GPU 0) | us |\n| --- | ---: |\n");
     for (const auto& [what, us] : host_costs) {

@@ -39,9 +39,9 @@ struct settings {
   int warmup = 2;
   int reps   = 15;
   std::vector<std::size_t> sizes;  //!< items a case: 2^10..2^30 by default (--sizes)
-  double copy_GBps = 0;     //!< measured at start
+  double copy_GBps = 0;            //!< measured at start
   cudaDeviceProp prop{};
-  std::size_t usable_bytes = 0;  //!< device memory a case may use
+  std::size_t usable_bytes = 0;    //!< device memory a case may use
   std::size_t key_run      = 100;  //!< by-key inputs: runs of this many equal keys (--key-run)
 };
 settings& config();
@@ -62,14 +62,7 @@ struct value_traits {
   using op  = ::cuda::std::plus<T>;  // typed: every implementation accumulates in T
   using gen = random_value<T>;
   static T identity() { return T{}; }
-  static const char* name() {
-    if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
-    else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
-    else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-    else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
-    else if constexpr (std::is_same_v<T, float>) return "float";
-    else return "double";
-  }
+  static const char* name() { return value_type_name<T>(); }
 };
 template <>
 struct value_traits<mat2x2> {
@@ -90,8 +83,10 @@ struct value_traits<declared_mat2x2> {  // the probe's (bench_probe_other.cu)
 struct twice {
   template <class T>
   __host__ __device__ T operator()(const T& x) const {
-    if constexpr (std::is_same_v<T, mat2x2>) return {x.a, x.b + x.a, x.c, x.d + x.c};
-    else return static_cast<T>(x + x);
+    if constexpr (std::is_same_v<T, mat2x2>)
+      return {x.a, x.b + x.a, x.c, x.d + x.c};
+    else
+      return static_cast<T>(x + x);
   }
 };
 
@@ -219,11 +214,11 @@ case_data<T>& current_case(std::size_t n) {
   if (cs.key != want) {
     cs.data.reset();
     cs.key.clear();
-    auto d = std::make_shared<case_data<T>>();
-    d->n   = n;
-    d->in  = device_buffer<T>(n);
-    d->out = device_buffer<T>(n);
-    d->ref = device_buffer<T>(n);
+    auto d               = std::make_shared<case_data<T>>();
+    d->n                 = n;
+    d->in                = device_buffer<T>(n);
+    d->out               = device_buffer<T>(n);
+    d->ref               = device_buffer<T>(n);
     const cudaStream_t s = stream();
     fill_random(d->in.get(), n, 0xa5ca0000u ^ n, s, typename value_traits<T>::gen{});
     if (Alg::keyed) {
@@ -256,7 +251,7 @@ void measure(benchmark::State& state, const std::string& impl, std::size_t n, Ca
       call(d, d.out.get());
       const mismatch_report m = compare(d.out.get(), d.ref.get(), n, s);
       if (m.count) {
-        failed() = true;
+        failed()              = true;
         const std::string msg = std::to_string(m.count) + " items differ from CUB, first at " + std::to_string(m.first);
         std::fprintf(stderr, "MISMATCH: %s/%s: %s\n", case_key.c_str(), impl.c_str(), msg.c_str());
         state.SkipWithError(("MISMATCH: " + msg).c_str());
@@ -318,9 +313,9 @@ void register_type() {
       continue;
     }
     const std::string base = std::string(Alg::name) + "/" + value_traits<T>::name() + "/" + std::to_string(n) + "/";
-    auto add = [&](const std::string& impl, auto call) {
+    auto add               = [&](const std::string& impl, auto call) {
       benchmark::RegisterBenchmark((base + impl).c_str(),
-                                   [impl, n, call](benchmark::State& st) { measure<Alg, T>(st, impl, n, call); })
+                                                 [impl, n, call](benchmark::State& st) { measure<Alg, T>(st, impl, n, call); })
           ->Iterations(config().reps)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);

@@ -1,5 +1,5 @@
-//! \file archscan-bench: the exclusive_scan_by_key cases for float, double, mat2x2 (one translation unit per algorithm and
-//! half of the types keeps each compile short).
+//! \file archscan-bench: the exclusive_scan_by_key cases for float, double, mat2x2 (one translation unit per algorithm
+//! and half of the types keeps each compile short).
 #include "bench.cuh"
 
 namespace archscan::perf::bench {

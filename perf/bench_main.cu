@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
 
   // Our flags first; the rest goes to Google Benchmark.
   bool quick = false, meta = false;
-  int reps   = -1;
+  int reps = -1;
   std::string markdown_path, summary_path, sizes;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -115,15 +115,24 @@ int main(int argc, char** argv) {
       return nullptr;
     };
     const char* v = nullptr;
-    if (a == "--quick") quick = true;
-    else if (a == "--hot") config().hot = true;
-    else if (a == "--meta") meta = true;
-    else if ((v = value("--reps"))) reps = std::atoi(v);
-    else if ((v = value("--key-run"))) config().key_run = static_cast<std::size_t>(std::max(1LL, std::atoll(v)));
-    else if ((v = value("--markdown"))) markdown_path = v;
-    else if ((v = value("--summary"))) summary_path = v;
-    else if ((v = value("--sizes"))) sizes = v;
-    else rest.push_back(argv[i]);
+    if (a == "--quick")
+      quick = true;
+    else if (a == "--hot")
+      config().hot = true;
+    else if (a == "--meta")
+      meta = true;
+    else if ((v = value("--reps")))
+      reps = std::atoi(v);
+    else if ((v = value("--key-run")))
+      config().key_run = static_cast<std::size_t>(std::max(1LL, std::atoll(v)));
+    else if ((v = value("--markdown")))
+      markdown_path = v;
+    else if ((v = value("--summary")))
+      summary_path = v;
+    else if ((v = value("--sizes")))
+      sizes = v;
+    else
+      rest.push_back(argv[i]);
   }
 
   const cudaDeviceProp prop = require_gpu("archscan-bench");
@@ -183,9 +192,9 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     slot().data.reset();
 
-    const std::string table = report::markdown_table(recorded());
+    const std::string table   = report::markdown_table(recorded());
     const std::string summary = report::summary_table(recorded());
-    const std::string header = std::string("Device: ") + prop.name + "; " + version_line() +
+    const std::string header  = std::string("Device: ") + prop.name + "; " + version_line() +
                                "; device-to-device copy " + std::to_string(static_cast<int>(cfg.copy_GBps)) +
                                " GB/s; L2 " + (cfg.hot ? "hot" : "cold") + "\n\n";
     if (!markdown_path.empty() && !write_file(markdown_path, header + table))

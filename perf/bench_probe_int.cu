@@ -8,10 +8,10 @@ namespace archscan::perf::bench {
 namespace {
 using probe = listed_policies<probe_policies>;
 const registrar registered{8, [] {
-  register_type<exclusive_scan_alg, std::int32_t, probe>();
-  register_type<exclusive_scan_alg, std::int64_t, probe>();
-  register_type<exclusive_scan_by_key_alg, std::int32_t, probe>();
-  register_type<exclusive_scan_by_key_alg, std::int64_t, probe>();
-}};
+                             register_type<exclusive_scan_alg, std::int32_t, probe>();
+                             register_type<exclusive_scan_alg, std::int64_t, probe>();
+                             register_type<exclusive_scan_by_key_alg, std::int32_t, probe>();
+                             register_type<exclusive_scan_by_key_alg, std::int64_t, probe>();
+                           }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -8,10 +8,10 @@ namespace archscan::perf::bench {
 namespace {
 using probe = listed_policies<probe_policies>;
 const registrar registered{9, [] {
-  register_type<exclusive_scan_alg, mat2x2, probe>();
-  register_type<exclusive_scan_alg, declared_mat2x2, probe>();
-  register_type<inclusive_scan_alg, declared_mat2x2, probe>();
-  register_type<exclusive_scan_by_key_alg, declared_mat2x2, probe>();
-}};
+                             register_type<exclusive_scan_alg, mat2x2, probe>();
+                             register_type<exclusive_scan_alg, declared_mat2x2, probe>();
+                             register_type<inclusive_scan_alg, declared_mat2x2, probe>();
+                             register_type<exclusive_scan_by_key_alg, declared_mat2x2, probe>();
+                           }};
 }  // namespace
 }  // namespace archscan::perf::bench

@@ -1,5 +1,5 @@
-//! \file archscan-bench: the transform_inclusive_scan cases for int8, int16, int32, int64 (one translation unit per algorithm and
-//! half of the types keeps each compile short).
+//! \file archscan-bench: the transform_inclusive_scan cases for int8, int16, int32, int64 (one translation unit per
+//! algorithm and half of the types keeps each compile short).
 #include "bench.cuh"
 
 namespace archscan::perf::bench {

@@ -20,6 +20,17 @@
 
 namespace archscan::perf {
 
+//! How tables and benchmark names spell a measured value type.
+template <class T>
+const char* value_type_name() {
+  if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+  if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  if constexpr (std::is_same_v<T, float>) return "float";
+  return "double";
+}
+
 //! Throws with the call's name and CUDA's message when `e` is not cudaSuccess.
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
@@ -115,7 +126,8 @@ class stream_handle {
 //! Writes a buffer of twice the L2 size before a timed call, so that call starts with a cold L2.
 class l2_flusher {
  public:
-  explicit l2_flusher(const cudaDeviceProp& prop) : buf_(2 * static_cast<std::size_t>(std::max(prop.l2CacheSize, 1 << 20))) {}
+  explicit l2_flusher(const cudaDeviceProp& prop)
+      : buf_(2 * static_cast<std::size_t>(std::max(prop.l2CacheSize, 1 << 20))) {}
   void flush(cudaStream_t s) {
     check(cudaMemsetAsync(buf_.get(), ++value_ & 0xff, buf_.size(), s), "cudaMemsetAsync (L2 flush)");
   }
@@ -247,7 +259,8 @@ struct random_value {
   }
 };
 
-//! The benchmarks' user type (archscan-bench, archscan-profile): a 2x2 matrix of 32-bit integers mod 2^32; its product is associative, not commutative.
+//! The benchmarks' user type (archscan-bench, archscan-profile): a 2x2 matrix of 32-bit integers mod 2^32; its product
+//! is associative, not commutative.
 struct mat2x2 {
   std::uint32_t a, b, c, d;
 };

@@ -85,10 +85,10 @@ int main(int argc, char** argv) {
   std::string files[2], noise_file, out_file;
   std::vector<std::string> runs_old, runs_new;
   std::vector<std::string>* runs_list = nullptr;  // after --runs-old / --runs-new: where file names go
-  int positional   = 0;
-  double threshold = 0.05;
-  bool allow_missing = false;
-  bool releases      = false;  // --cccl: two CCCL releases, gate on CUB
+  int positional                      = 0;
+  double threshold                    = 0.05;
+  bool allow_missing                  = false;
+  bool releases                       = false;  // --cccl: two CCCL releases, gate on CUB
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next           = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -145,11 +145,11 @@ int main(int argc, char** argv) {
     bool failed = false;
     if (releases) {
       const release_comparison c = compare_releases(baseline, candidate, threshold, noise, allow_missing);
-      md     = markdown_release_comparison(c);
-      failed = c.failed();
+      md                         = markdown_release_comparison(c);
+      failed                     = c.failed();
     } else {
-      const comparison c = compare(baseline.results, candidate.results, threshold, noise ? &rerun.results : nullptr,
-                                   allow_missing);
+      const comparison c =
+          compare(baseline.results, candidate.results, threshold, noise ? &rerun.results : nullptr, allow_missing);
       md     = markdown_comparison(c);
       failed = c.failed();
     }

@@ -65,8 +65,15 @@ struct random_key {
 //! The sizes every case runs (`max_n` the largest): 1000 to 4097 about native's single tiles (of 1024,
 //! 2048 and 4096 items).
 std::vector<std::size_t> sizes_up_to(std::size_t max_n) {
-  std::vector<std::size_t> sizes = {1000, 1024, 1025, 2048, 4096, 4097, (std::size_t{1} << 16) + 1,
-                                    (std::size_t{1} << 20) + 3, (std::size_t{1} << 24) + 5};
+  std::vector<std::size_t> sizes = {1000,
+                                    1024,
+                                    1025,
+                                    2048,
+                                    4096,
+                                    4097,
+                                    (std::size_t{1} << 16) + 1,
+                                    (std::size_t{1} << 20) + 3,
+                                    (std::size_t{1} << 24) + 5};
   sizes.push_back(max_n);
   return sizes;
 }
@@ -91,8 +98,9 @@ map_errors errors_of_maps(const affine* d_got, const affine* d_in, std::size_t n
     e.slope   = std::fmax(e.slope, std::fabs(got[i].a - a) / std::fabs(a));
     e.offset  = std::fmax(e.offset, std::fabs(got[i].b - b) / magnitude);
   }
-  std::printf("  maps by %s, n=%zu: largest slope error %.3g (relative), offset error %.3g (of its terms' magnitudes)\n",
-              who, n, e.slope, e.offset);
+  std::printf(
+      "  maps by %s, n=%zu: largest slope error %.3g (relative), offset error %.3g (of its terms' magnitudes)\n", who,
+      n, e.slope, e.offset);
   return e;
 }
 
@@ -116,7 +124,7 @@ std::uint64_t digest(const T* d_items, std::size_t n, cudaStream_t s) {
 }
 
 struct outcome {
-  bool ok = true;
+  bool ok              = true;
   nlohmann::json cases = nlohmann::json::array();
 };
 
@@ -139,7 +147,9 @@ void run_case(outcome& o, const char* alg, const char* type, std::size_t n, T* d
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d[0]));
   std::printf("%-26s %-7s %10zu  %s  %s\n", alg, type, n, hex,
-              !right ? "WRONG" : d[0] != d[1] ? "DIFFERS RUN TO RUN" : "ok");
+              !right         ? "WRONG"
+              : d[0] != d[1] ? "DIFFERS RUN TO RUN"
+                             : "ok");
   o.cases.push_back({{"alg", alg}, {"type", type}, {"n", n}, {"digest", hex}, {"ok", ok}});
 }
 
@@ -186,19 +196,21 @@ int main(int argc, char** argv) {
       device_buffer<affine> in(n), out(n), ref(n);
       fill_random(in.get(), n, 0xaff1e ^ n, s, random_affine{});
       cub_call{[&](void* temp, std::size_t& bytes) {  // CUB's rounding beside native's, as a yardstick
-        return cub::DeviceScan::InclusiveScan(temp, bytes, in.get(), ref.get(), compose{}, static_cast<std::int64_t>(n), s);
+        return cub::DeviceScan::InclusiveScan(temp, bytes, in.get(), ref.get(), compose{}, static_cast<std::int64_t>(n),
+                                              s);
       }}();
       const map_errors cub_errors = errors_of_maps(ref.get(), in.get(), n, "CUB");
-      run_case(o, "inclusive_scan", "affine", n, out.get(), s, [&] {
-        thrust::inclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get(), compose{});
-      }, [&] {
-        // Within twice CUB's error, give or take 8x the scale of n float roundings in a random walk
-        // (sqrt(n) units of 2^-24): where CUB's error happens to be small, another association's
-        // may be a few times larger and still ordinary (n = 2048: 3.4e-6 against CUB's 1.0e-6).
-        const double walk = 8 * std::sqrt(static_cast<double>(n)) * 0x1p-24;
-        const map_errors e = errors_of_maps(out.get(), in.get(), n, "native");
-        return e.slope <= 2 * cub_errors.slope + walk && e.offset <= 2 * cub_errors.offset + walk;
-      });
+      run_case(
+          o, "inclusive_scan", "affine", n, out.get(), s,
+          [&] { thrust::inclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get(), compose{}); },
+          [&] {
+            // Within twice CUB's error, give or take 8x the scale of n float roundings in a random walk
+            // (sqrt(n) units of 2^-24): where CUB's error happens to be small, another association's
+            // may be a few times larger and still ordinary (n = 2048: 3.4e-6 against CUB's 1.0e-6).
+            const double walk  = 8 * std::sqrt(static_cast<double>(n)) * 0x1p-24;
+            const map_errors e = errors_of_maps(out.get(), in.get(), n, "native");
+            return e.slope <= 2 * cub_errors.slope + walk && e.offset <= 2 * cub_errors.offset + walk;
+          });
     }
     for (const std::size_t n : sizes_up_to(big)) {
       device_buffer<int> keys(n);
@@ -209,13 +221,17 @@ int main(int argc, char** argv) {
         return cub::DeviceScan::ExclusiveSumByKey(temp, bytes, keys.get(), in.get(), ref.get(),
                                                   static_cast<std::int64_t>(n), ::cuda::std::equal_to<>{}, s);
       }}();
-      run_case(o, "exclusive_scan_by_key", "float", n, out.get(), s, [&] {
-        thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), out.get());
-      }, [&] { return compare(out.get(), ref.get(), n, s).count == 0; });
+      run_case(
+          o, "exclusive_scan_by_key", "float", n, out.get(), s,
+          [&] {
+            thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(),
+                                          out.get());
+          },
+          [&] { return compare(out.get(), ref.get(), n, s).count == 0; });
     }
     if (argc > 1) {
-      const nlohmann::json j = {{"device", prop.name}, {"sms", prop.multiProcessorCount},
-                                {"versions", version_line()}, {"cases", o.cases}};
+      const nlohmann::json j = {
+          {"device", prop.name}, {"sms", prop.multiProcessorCount}, {"versions", version_line()}, {"cases", o.cases}};
       std::ofstream(argv[1]) << j.dump(1) << "\n";
     }
     return o.ok;

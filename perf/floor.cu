@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     stream_handle stream;
     const cudaStream_t s = stream.get();
     l2_flusher flusher(prop);
-    const bool clusters = prop.major >= 9;
+    const bool clusters    = prop.major >= 9;
     constexpr int big_smem = 96 * 1024;
     check(cudaFuncSetAttribute(copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, big_smem), "smem opt-in");
     if (clusters) {
@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
           check(cudaLaunchKernelEx(&config, copy_cluster_kernel, vin, vout, vectors, smem > 0), "copy_cluster_kernel");
         };
       };
-      cub_scan();  // the reference for native
+      cub_scan();                                                             // the reference for native
       const auto grid_blocks = static_cast<unsigned>((vectors + 255) / 256);  // a vector a thread, 256 threads a block
       auto grid_copy         = [&] {
         copy_kernel<<<grid_blocks, 256, 0, s>>>(vin, vout, vectors, false);
@@ -185,8 +185,15 @@ int main(int argc, char** argv) {
         expect out;
       };
       std::vector<named_call> calls = {
-          {"memcpy", [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(int), cudaMemcpyDeviceToDevice, s), "memcpy"); }, expect::copy},
-          {"empty", [&] { empty_kernel<<<1, 32, 0, s>>>(); check_launch("empty_kernel"); }, expect::none},
+          {"memcpy",
+           [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(int), cudaMemcpyDeviceToDevice, s), "memcpy"); },
+           expect::copy},
+          {"empty",
+           [&] {
+             empty_kernel<<<1, 32, 0, s>>>();
+             check_launch("empty_kernel");
+           },
+           expect::none},
           {"copy_block", block_copy(0), expect::copy},
           {"copy_block_32k", block_copy(32 * 1024), expect::copy},
           {"copy_block_96k", block_copy(big_smem), expect::copy},
@@ -198,10 +205,10 @@ int main(int argc, char** argv) {
       }
       calls.push_back({"copy_grid_coop",
                        [&] {
-                         const int4* from = vin;
-                         int4* to         = vout;
+                         const int4* from  = vin;
+                         int4* to          = vout;
                          std::size_t count = vectors;
-                         void* args[]     = {&from, &to, &count};
+                         void* args[]      = {&from, &to, &count};
                          check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(copy_grid_barrier_kernel),
                                                            dim3(grid_blocks), dim3(256), args, 0, s),
                                "copy_grid_barrier_kernel");
@@ -213,7 +220,9 @@ int main(int argc, char** argv) {
                          grid_copy();
                        },
                        expect::copy});
-      calls.push_back({"native", [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); }, expect::scan});
+      calls.push_back(
+          {"native", [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); },
+           expect::scan});
       auto shaped = [&](const auto& policy) {
         return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
       };
@@ -229,17 +238,18 @@ int main(int argc, char** argv) {
         if (c.out != expect::none) {
           const mismatch_report m = compare(out.get(), c.out == expect::copy ? in.get() : ref.get(), n, s);
           if (m.count != 0) {
-            std::fprintf(stderr, "MISMATCH: %s at n=%zu: %llu items differ from its reference, first at %llu\n",
-                         c.name, n, m.count, m.first);
+            std::fprintf(stderr, "MISMATCH: %s at n=%zu: %llu items differ from its reference, first at %llu\n", c.name,
+                         n, m.count, m.first);
             ok = false;
           }
         }
-        rows.push_back({c.name, n, median_us(s, flusher, false, reps, c.call), median_us(s, flusher, true, reps, c.call),
-                        host_us(s, flusher, reps, c.call)});
+        rows.push_back({c.name, n, median_us(s, flusher, false, reps, c.call),
+                        median_us(s, flusher, true, reps, c.call), host_us(s, flusher, reps, c.call)});
       }
     }
-    std::printf("\n| case | n | cold L2 (us) | x memcpy | hot L2 (us) | x memcpy | host (us) |\n"
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    std::printf(
+        "\n| case | n | cold L2 (us) | x memcpy | hot L2 (us) | x memcpy | host (us) |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     double copy_cold = 0, copy_hot = 0;
     for (const row& r : rows) {
       if (r.name == "memcpy") copy_cold = r.cold_us, copy_hot = r.hot_us;

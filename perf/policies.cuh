@@ -20,8 +20,7 @@ struct is_complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
 
 //! True when the family that runs `Tuning` is implemented.
 template <class Tuning>
-inline constexpr bool family_ready =
-    is_complete<archscan::dispatch::family_dispatch<typename Tuning::family>>::value;
+inline constexpr bool family_ready = is_complete<archscan::dispatch::family_dispatch<typename Tuning::family>>::value;
 
 //! One measured policy: its type and its printed name.
 template <class Policy>
@@ -64,18 +63,19 @@ struct shape_row {
 //! `StagedFrom`, `StagedMinBlocks`: the staged look-back's row fields (tuning/shape.cuh, example_staged_row;
 //! INT64_MAX: never staged), taken on devices where native takes it.
 template <int Threads, int Items, int MinBlocks = native_tuning::row_4::min_blocks_per_sm,
-          unsigned DelayNs = native_tuning::lookback_delay_ns, int PrefetchPercent = native_tuning::l2_prefetch_ahead_percent,
-          std::int64_t StagedFrom      = native_tuning::row_4::staged_from_items,
-          int StagedMinBlocks          = native_tuning::row_4::staged_min_blocks_per_sm>
+          unsigned DelayNs        = native_tuning::lookback_delay_ns,
+          int PrefetchPercent     = native_tuning::l2_prefetch_ahead_percent,
+          std::int64_t StagedFrom = native_tuning::row_4::staged_from_items,
+          int StagedMinBlocks     = native_tuning::row_4::staged_min_blocks_per_sm>
 struct native_int32_shaped : native_tuning {
   struct row_4 : native_tuning::row_4 {
-    static constexpr int block_threads            = Threads;
-    static constexpr int items_per_thread         = Items;
-    static constexpr int small_items_per_thread   = Items;
-    static constexpr int single_items_per_thread  = Items;
-    static constexpr int min_blocks_per_sm        = MinBlocks;
+    static constexpr int block_threads              = Threads;
+    static constexpr int items_per_thread           = Items;
+    static constexpr int small_items_per_thread     = Items;
+    static constexpr int single_items_per_thread    = Items;
+    static constexpr int min_blocks_per_sm          = MinBlocks;
     static constexpr std::int64_t staged_from_items = StagedFrom;
-    static constexpr int staged_min_blocks_per_sm = StagedMinBlocks;
+    static constexpr int staged_min_blocks_per_sm   = StagedMinBlocks;
   };
   static constexpr unsigned lookback_delay_ns    = DelayNs;
   static constexpr int l2_prefetch_ahead_percent = PrefetchPercent;
@@ -101,7 +101,8 @@ struct native_packed_staged : native_tuning {
 //! native with its 8-byte row (row_8) staged from `StagedFrom` items at `StagedMinBlocks` an SM (tuning/shape.cuh,
 //! example_staged_row; INT64_MAX: never staged) and its large tiles from `LargeFrom` (INT64_MAX: never, so
 //! that the full tiles, the only ones that stage, run every look-back size): for perf/roof.cu's 8-byte cases.
-template <std::int64_t StagedFrom, int StagedMinBlocks = 3, std::int64_t LargeFrom = native_tuning::row_8::large_from_items>
+template <std::int64_t StagedFrom, int StagedMinBlocks = 3,
+          std::int64_t LargeFrom = native_tuning::row_8::large_from_items>
 struct native_row8_staged : native_tuning {
   struct row_8 : native_tuning::row_8 {
     static constexpr std::int64_t staged_from_items = StagedFrom;
@@ -156,12 +157,16 @@ void for_each_policy(F&& f) {
 //! Which policies a benchmark registers: all_policies(), or one of the probe's lists.
 struct every_policy {
   template <class F>
-  static void each(F&& f) { for_each_policy(f); }
+  static void each(F&& f) {
+    for_each_policy(f);
+  }
 };
 template <auto List>
 struct listed_policies {
   template <class F>
-  static void each(F&& f) { std::apply([&](const auto&... p) { (f(p), ...); }, List()); }
+  static void each(F&& f) {
+    std::apply([&](const auto&... p) { (f(p), ...); }, List());
+  }
 };
 
 }  // namespace archscan::perf

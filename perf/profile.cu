@@ -8,7 +8,8 @@
 //! the 16-byte matrix product (exclusive, non-commutative): native_nosync, native with the tree fold and
 //! CUB, whose waves (2^16..2^21 items) are where the ordered fold costs most. The measured round runs
 //! between cudaProfilerStart and cudaProfilerStop, so that e.g.
-//!   ncu --profile-from-start off --clock-control none -k regex:'scan_(tiles|wave|cluster)|DeviceScan(ByKey)?Kernel' archscan-profile
+//!   ncu --profile-from-start off --clock-control none -k regex:'scan_(tiles|wave|cluster)|DeviceScan(ByKey)?Kernel'
+//!   archscan-profile
 //! sees the measured launches only. Results are checked against CUB.
 
 #include <cstdint>
@@ -16,8 +17,8 @@
 #include <cstdlib>
 
 #include <cub/device/device_scan.cuh>
-#include <cuda_profiler_api.h>
 #include <cuda/std/functional>
+#include <cuda_profiler_api.h>
 #include <thrust/scan.h>
 
 #include <archscan/archscan.cuh>
@@ -33,10 +34,14 @@ const archscan::policy<native_tree, false> native_tree_nosync{};
 
 template <class T>
 const char* name_of() {
-  if constexpr (sizeof(T) == 1) return "int8";
-  else if constexpr (sizeof(T) == 2) return "int16";
-  else if constexpr (sizeof(T) == 4) return "int32";
-  else return "double";
+  if constexpr (sizeof(T) == 1)
+    return "int8";
+  else if constexpr (sizeof(T) == 2)
+    return "int16";
+  else if constexpr (sizeof(T) == 4)
+    return "int32";
+  else
+    return "double";
 }
 
 template <class T>
@@ -44,7 +49,7 @@ bool profile(cudaStream_t s, std::size_t n, bool measured) {
   device_buffer<T> in(n), native_out(n), turing_out(n), ref(n);
   fill_random(in.get(), n, 0x5eedu ^ n, s);
   const cuda::std::plus<T> sum;
-  const auto count  = static_cast<std::int64_t>(n);
+  const auto count = static_cast<std::int64_t>(n);
   const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), sum, T{}, count, s);
   });
@@ -52,7 +57,8 @@ bool profile(cudaStream_t s, std::size_t n, bool measured) {
   thrust::exclusive_scan(archscan::turing_nosync.on(s), in.get(), in.get() + n, turing_out.get(), T{}, sum);
   cub_scan();
   check(cudaStreamSynchronize(s), "sync");
-  const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(turing_out.get(), ref.get(), n, s).count == 0;
+  const bool ok =
+      compare(native_out.get(), ref.get(), n, s).count == 0 && compare(turing_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("%s n=%zu: %s\n", name_of<T>(), n, ok ? "ok" : "MISMATCH");
   return ok;
 }
@@ -70,9 +76,10 @@ bool profile_by_key(cudaStream_t s, std::size_t n, bool measured) {
   fill_random(in.get(), n, 0x5eedu ^ n, s);
   const cuda::std::plus<V> sum;
   const cuda::std::equal_to<int> same;
-  const auto count  = static_cast<std::int64_t>(n);
+  const auto count = static_cast<std::int64_t>(n);
   const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same, s);
+    return cub::DeviceScan::ExclusiveScanByKey(d_temp, bytes, keys.get(), in.get(), ref.get(), sum, V{}, count, same,
+                                               s);
   });
   thrust::exclusive_scan_by_key(archscan::native_nosync.on(s), keys.get(), keys.get() + n, in.get(), native_out.get(),
                                 V{}, same, sum);
@@ -80,7 +87,8 @@ bool profile_by_key(cudaStream_t s, std::size_t n, bool measured) {
                                 same, sum);
   cub_scan();
   check(cudaStreamSynchronize(s), "sync");
-  const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
+  const bool ok =
+      compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("by-key %s n=%zu: %s\n", name_of<V>(), n, ok ? "ok" : "MISMATCH");
   return ok;
 }
@@ -90,7 +98,7 @@ bool profile_product(cudaStream_t s, std::size_t n, bool measured) {
   device_buffer<mat2x2> in(n), native_out(n), tree_out(n), ref(n);
   fill_random(in.get(), n, 0x5eedu ^ n, s, random_mat{});
   const mat2x2 identity{1, 0, 0, 1};
-  const auto count  = static_cast<std::int64_t>(n);
+  const auto count = static_cast<std::int64_t>(n);
   const cub_call cub_scan([&](void* d_temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), mat_mul{}, identity, count, s);
   });
@@ -98,7 +106,8 @@ bool profile_product(cudaStream_t s, std::size_t n, bool measured) {
   thrust::exclusive_scan(native_tree_nosync.on(s), in.get(), in.get() + n, tree_out.get(), identity, mat_mul{});
   cub_scan();
   check(cudaStreamSynchronize(s), "sync");
-  const bool ok = compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
+  const bool ok =
+      compare(native_out.get(), ref.get(), n, s).count == 0 && compare(tree_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("mat2x2 n=%zu: %s\n", n, ok ? "ok" : "MISMATCH");
   return ok;
 }
@@ -107,7 +116,7 @@ bool profile_product(cudaStream_t s, std::size_t n, bool measured) {
 
 int main(int argc, char** argv) {
   return run_program("archscan-profile", [&](const cudaDeviceProp&) {
-    const int lg = argc > 1 ? std::atoi(argv[1]) : 24;
+    const int lg        = argc > 1 ? std::atoi(argv[1]) : 24;
     const std::size_t n = std::size_t{1} << lg;
     stream_handle stream;
     bool ok = true;

@@ -31,8 +31,10 @@ std::string quote_non_finite(const std::string& text) {
     const char c = text[i];
     if (in_string) {
       out += text[i++];
-      if (c == '\\' && i < text.size()) out += text[i++];
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i < text.size())
+        out += text[i++];
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
@@ -88,8 +90,10 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   std::string cur;
   for (char c : s) {
-    if (c == sep) parts.push_back(cur), cur.clear();
-    else cur += c;
+    if (c == sep)
+      parts.push_back(cur), cur.clear();
+    else
+      cur += c;
   }
   parts.push_back(cur);
   return parts;
@@ -156,12 +160,12 @@ std::vector<result> benchmark_results(const json& benchmarks, double context_cop
     r.median_us = number_or(b, "median_us", -1);
     if (r.median_us < 0) {  // no counter: fall back on Google Benchmark's own (mean) time
       const std::string unit = string_or(b, "time_unit", "ns");
-      const double scale = unit == "ns" ? 1e-3 : unit == "us" ? 1 : unit == "ms" ? 1e3 : unit == "s" ? 1e6 : 1e-3;
-      r.median_us        = number_or(b, "real_time", 0) * scale;
+      const double scale     = unit == "ns" ? 1e-3 : unit == "us" ? 1 : unit == "ms" ? 1e3 : unit == "s" ? 1e6 : 1e-3;
+      r.median_us            = number_or(b, "real_time", 0) * scale;
     }
-    r.spread    = number_or(b, "spread", 0);
-    r.bytes     = number_or(b, "bytes", 0);
-    r.copy_GBps = number_or(b, "copy_GBps", context_copy);
+    r.spread            = number_or(b, "spread", 0);
+    r.bytes             = number_or(b, "bytes", 0);
+    r.copy_GBps         = number_or(b, "copy_GBps", context_copy);
     const std::string k = r.key();
     auto it             = by_key.find(k);
     if (it == by_key.end()) {
@@ -174,12 +178,12 @@ std::vector<result> benchmark_results(const json& benchmarks, double context_cop
 
   std::vector<result> out;
   for (const std::string& k : order) {
-    merged& m          = by_key.at(k);
-    result r           = m.first;
-    r.median_us        = median_of(m.medians);
+    merged& m           = by_key.at(k);
+    result r            = m.first;
+    r.median_us         = median_of(m.medians);
     const auto [lo, hi] = std::minmax_element(m.medians.begin(), m.medians.end());
-    const double range = r.median_us > 0 ? (*hi - *lo) / r.median_us : 0;
-    r.spread           = std::max(m.spread, range);
+    const double range  = r.median_us > 0 ? (*hi - *lo) / r.median_us : 0;
+    r.spread            = std::max(m.spread, range);
     out.push_back(r);
   }
   return out;
@@ -227,15 +231,18 @@ run parse_run(const std::string& json_text) {
   const auto context = doc.find("context");
   if (context != doc.end() && context->is_object()) {
     for (const auto& [k, v] : context->items())
-      if (v.is_string()) r.context[k] = v.get<std::string>();
-      else if (v.is_primitive() && !v.is_null()) r.context[k] = v.dump();
+      if (v.is_string())
+        r.context[k] = v.get<std::string>();
+      else if (v.is_primitive() && !v.is_null())
+        r.context[k] = v.dump();
     r.device = string_or(*context, "device", "");
     r.cccl   = string_or(*context, "cccl", cccl_from_versions(string_or(*context, "versions", "")));
   }
   const double context_copy = context != doc.end() ? number_or(*context, "copy_GBps", 0) : 0;
   const auto benchmarks     = doc.find("benchmarks");
   const auto cases          = doc.find("cases");
-  if (benchmarks != doc.end() && benchmarks->is_array()) r.results = benchmark_results(*benchmarks, context_copy);
+  if (benchmarks != doc.end() && benchmarks->is_array())
+    r.results = benchmark_results(*benchmarks, context_copy);
   else if (string_or(doc, "format", "") == compact_format && cases != doc.end() && cases->is_object())
     r.results = compact_results(*cases, context_copy);
   else
@@ -306,16 +313,15 @@ std::string compact_json(const run& r) {
   // One line per case, so that the diff of two runs reads case by case: nlohmann::json writes every value
   // and case name; only the three member names of the document and the line breaks are spelt out here.
   std::ostringstream os;
-  os << "{\n\"format\": " << json(compact_format).dump() << ",\n\"context\": " << context.dump()
-     << ",\n\"cases\": {";
+  os << "{\n\"format\": " << json(compact_format).dump() << ",\n\"context\": " << context.dump() << ",\n\"cases\": {";
   for (std::size_t i = 0; i < r.results.size(); ++i) {
-    result x        = r.results[i];
-    x.median_us     = significant(x.median_us);
-    json c          = json::object();
-    c["median_us"]  = x.median_us;
-    c["spread"]     = significant(x.spread);
-    c["GBps"]       = significant(x.gbps());
-    const auto cub  = cub_us.find(x.case_key());
+    result x       = r.results[i];
+    x.median_us    = significant(x.median_us);
+    json c         = json::object();
+    c["median_us"] = x.median_us;
+    c["spread"]    = significant(x.spread);
+    c["GBps"]      = significant(x.gbps());
+    const auto cub = cub_us.find(x.case_key());
     if (cub != cub_us.end() && x.median_us > 0) c["ratio_to_cub"] = significant(cub->second / x.median_us);
     c["bytes"] = static_cast<std::uint64_t>(std::llround(x.bytes));
     os << (i ? ",\n" : "\n") << json(x.key()).dump() << ": " << c.dump();
@@ -326,7 +332,8 @@ std::string compact_json(const run& r) {
 
 std::string markdown_table(const std::vector<result>& results) {
   std::ostringstream os;
-  os << "| algorithm | type | n | implementation | median (us) | Gitems/s | GB/s | of copy BW | ratio to CUB | spread |\n"
+  os << "| algorithm | type | n | implementation | median (us) | Gitems/s | GB/s | of copy BW | ratio to CUB | spread "
+        "|\n"
      << "|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n";
   for (const result& r : results) {
     const double ratio = ratio_to_reference(r, results);
@@ -365,12 +372,18 @@ std::string summary_table(const std::vector<result>& results) {
 
 const char* to_string(verdict v) {
   switch (v) {
-    case verdict::unchanged: return "unchanged";
-    case verdict::faster: return "faster";
-    case verdict::slower: return "slower (within noise)";
-    case verdict::regression: return "REGRESSION";
-    case verdict::missing: return "missing in candidate";
-    case verdict::added: return "new in candidate";
+    case verdict::unchanged:
+      return "unchanged";
+    case verdict::faster:
+      return "faster";
+    case verdict::slower:
+      return "slower (within noise)";
+    case verdict::regression:
+      return "REGRESSION";
+    case verdict::missing:
+      return "missing in candidate";
+    case verdict::added:
+      return "new in candidate";
   }
   return "?";
 }
@@ -386,8 +399,8 @@ namespace {
 verdict classify(double change, double threshold, double noise) {
   const double allowed = threshold + noise;
   return change > allowed    ? verdict::regression
-       : change > 0          ? (change > threshold ? verdict::slower : verdict::unchanged)
-       : -change > allowed   ? verdict::faster
+         : change > 0        ? (change > threshold ? verdict::slower : verdict::unchanged)
+         : -change > allowed ? verdict::faster
                              : verdict::unchanged;
 }
 }  // namespace
@@ -421,7 +434,7 @@ comparison compare(const std::vector<result>& baseline, const std::vector<result
     const auto a     = again.find(row.key);
     row.noise        = a != again.end() && b.median_us > 0 ? std::fabs(a->second->median_us / b.median_us - 1)
                                                            : std::max(b.spread, k.spread);
-    row.outcome = classify(row.ratio - 1, threshold, row.noise);
+    row.outcome      = classify(row.ratio - 1, threshold, row.noise);
     c.rows.push_back(row);
   }
   for (const result& k : candidate)
@@ -468,8 +481,7 @@ std::string markdown_comparison(const comparison& c) {
     os << "| " << r.key << " | " << us_or_dash(r.baseline_us) << " | " << us_or_dash(r.candidate_us) << " | "
        << (r.ratio > 0 ? fmt("%.3f", r.ratio) : "-") << " | " << fmt("%.1f%%", 100 * r.noise) << " | "
        << to_string(r.outcome) << " |\n";
-  os << "\n"
-     << gate_line(c, {"Gate", "candidate / baseline", "|rerun / baseline - 1| from --noise", "the candidate"});
+  os << "\n" << gate_line(c, {"Gate", "candidate / baseline", "|rerun / baseline - 1| from --noise", "the candidate"});
   return os.str();
 }
 
@@ -491,8 +503,8 @@ double ratio_in(const run& build, const result& like, const std::string& impl) {
 bool is_archscan_policy(const std::string& impl) { return impl.rfind("archscan::", 0) == 0; }
 }  // namespace
 
-release_comparison compare_releases(const run& old_build, const run& new_build, double threshold,
-                                    const run* old_rerun, bool allow_missing) {
+release_comparison compare_releases(const run& old_build, const run& new_build, double threshold, const run* old_rerun,
+                                    bool allow_missing) {
   release_comparison c;
   c.old_cccl = old_build.cccl;
   c.new_cccl = new_build.cccl;
@@ -539,7 +551,7 @@ release_comparison compare_releases(const run& old_build, const run& new_build, 
 }
 
 std::string markdown_release_comparison(const release_comparison& c) {
-  const auto name = [](const std::string& cccl) { return cccl.empty() ? std::string("unknown CCCL") : cccl; };
+  const auto name  = [](const std::string& cccl) { return cccl.empty() ? std::string("unknown CCCL") : cccl; };
   const auto ratio = [](double x) { return x > 0 ? fmt("%.3f", x) : std::string("-"); };
   std::ostringstream os;
   os << "## CUB across CCCL releases: " << name(c.old_cccl) << " (old) vs " << name(c.new_cccl) << " (new)\n\n"
@@ -560,14 +572,15 @@ std::string markdown_release_comparison(const release_comparison& c) {
     const bool both         = g.baseline_us > 0 && g.candidate_us > 0;
     os << "| " << k.algorithm << " | " << k.type << " | " << size_label(k.n) << " | " << us_or_dash(g.baseline_us)
        << " | " << us_or_dash(g.candidate_us) << " | " << (both ? fmt("%.3f", g.baseline_us / g.candidate_us) : "-")
-       << " | " << (both ? fmt("%+.1f%%", 100 * (g.ratio - 1)) : "-") << " | " << fmt("%.1f%%", 100 * g.noise)
-       << " | " << to_string(g.outcome) << " |";
-    for (std::size_t j = 0; j < c.policies.size(); ++j) os << " " << ratio(k.old_ratio[j]) << " → " << ratio(k.new_ratio[j]) << " |";
+       << " | " << (both ? fmt("%+.1f%%", 100 * (g.ratio - 1)) : "-") << " | " << fmt("%.1f%%", 100 * g.noise) << " | "
+       << to_string(g.outcome) << " |";
+    for (std::size_t j = 0; j < c.policies.size(); ++j)
+      os << " " << ratio(k.old_ratio[j]) << " → " << ratio(k.new_ratio[j]) << " |";
     os << "\n";
   }
   os << "\n"
-     << gate_line(c.gate, {"Gate on CUB", "CUB's time new / old", "|CUB rerun / old - 1| from --noise, a second run of the old build",
-                           "the new build"});
+     << gate_line(c.gate, {"Gate on CUB", "CUB's time new / old",
+                           "|CUB rerun / old - 1| from --noise, a second run of the old build", "the new build"});
   return os.str();
 }
 
@@ -576,9 +589,9 @@ std::string markdown_release_comparison(const release_comparison& c) {
 namespace {
 //! One case over several runs of one build.
 struct case_runs {
-  result first;                //!< the case as the first run that has it reports it
-  std::vector<double> medians; //!< each run's median, in run order (positive and finite only)
-  double spread = 0;           //!< the largest of the runs' spreads
+  result first;                 //!< the case as the first run that has it reports it
+  std::vector<double> medians;  //!< each run's median, in run order (positive and finite only)
+  double spread = 0;            //!< the largest of the runs' spreads
 };
 
 //! Every case of `runs`, in order of first appearance.
@@ -630,18 +643,18 @@ std::string signed_percent(double ratio) { return ratio > 0 ? fmt("%+.2f%%", 100
 run median_run(const std::vector<run>& runs) {
   run out;
   if (runs.empty()) return out;
-  out.cccl            = runs.front().cccl;
-  out.device          = runs.front().device;
-  out.context         = runs.front().context;
-  out.context["runs"] = std::to_string(runs.size());
+  out.cccl             = runs.front().cccl;
+  out.device           = runs.front().device;
+  out.context          = runs.front().context;
+  out.context["runs"]  = std::to_string(runs.size());
   auto [order, by_key] = gather(runs);
   for (const std::string& k : order) {
     const case_runs& c = by_key.at(k);
     if (c.medians.empty()) continue;
-    result r    = c.first;
-    r.median_us = median_of(c.medians);
+    result r            = c.first;
+    r.median_us         = median_of(c.medians);
     const auto [lo, hi] = std::minmax_element(c.medians.begin(), c.medians.end());
-    r.spread    = std::max(c.spread, (*hi - *lo) / r.median_us);
+    r.spread            = std::max(c.spread, (*hi - *lo) / r.median_us);
     out.results.push_back(r);
   }
   return out;
@@ -651,11 +664,11 @@ runs_comparison compare_runs(const std::vector<run>& old_runs, const std::vector
                              bool allow_missing) {
   if (old_runs.empty() || new_runs.empty()) throw std::runtime_error("compare_runs: no old or no new run");
   runs_comparison c;
-  c.old_runs               = old_runs.size();
-  c.new_runs               = new_runs.size();
-  c.gate.threshold         = threshold;
-  c.gate.allow_missing     = allow_missing;
-  c.gate.noise_from_rerun  = true;
+  c.old_runs                   = old_runs.size();
+  c.new_runs                   = new_runs.size();
+  c.gate.threshold             = threshold;
+  c.gate.allow_missing         = allow_missing;
+  c.gate.noise_from_rerun      = true;
   const auto [old_order, olds] = gather(old_runs);
   const auto [new_order, news] = gather(new_runs);
 
@@ -688,9 +701,9 @@ runs_comparison compare_runs(const std::vector<run>& old_runs, const std::vector
     } else if (!has_old) {
       row.outcome = verdict::added;
     } else {
-      row.ratio            = row.candidate_us / row.baseline_us;
-      row.noise            = std::max(rc.old_noise, rc.new_noise);
-      row.outcome = classify(row.ratio - 1, threshold, row.noise);
+      row.ratio               = row.candidate_us / row.baseline_us;
+      row.noise               = std::max(rc.old_noise, rc.new_noise);
+      row.outcome             = classify(row.ratio - 1, threshold, row.noise);
       const std::string& impl = o->second.first.impl;
       if (!ratios.count(impl)) impls.push_back(impl);
       ratios[impl].push_back(row.ratio);
@@ -734,9 +747,9 @@ std::string markdown_runs_comparison(const runs_comparison& c) {
           "implementation's geomean means a change only as far as it differs from CUB's.\n\n";
   else
     os << "Control: no CUB case in both builds, so the session's slot drift is unknown.\n\n";
-  os << gate_line(c.gate, {"Gate", "median new / median old",
-                           "the larger of either build's max |run / its median - 1|; one run: its spread",
-                           "every new run"});
+  os << gate_line(c.gate,
+                  {"Gate", "median new / median old",
+                   "the larger of either build's max |run / its median - 1|; one run: its spread", "every new run"});
   return os.str();
 }
 

@@ -93,15 +93,18 @@ tile_case make_tile_case() {
   static_assert(Items % 4 == 0, "whole 16-byte vectors of int32");
   return {"tile_" + std::to_string(Threads) + "x" + std::to_string(Items) + "_b" + std::to_string(Blocks) +
               (Exchange ? "_x" : ""),
-          reinterpret_cast<const void*>(tile_copy_kernel<Threads, Items / 4, Blocks, Exchange>), Threads, Items,
-          Blocks, Exchange};
+          reinterpret_cast<const void*>(tile_copy_kernel<Threads, Items / 4, Blocks, Exchange>),
+          Threads,
+          Items,
+          Blocks,
+          Exchange};
 }
 
 //! The dynamic shared memory a block takes so that no more than `blocks` fit an SM.
 int residency_smem(const cudaDeviceProp& prop, const tile_case& c) {
-  const int per_block = static_cast<int>(prop.sharedMemPerMultiprocessor / c.blocks) -
-                        static_cast<int>(prop.reservedSharedMemPerBlock);
-  const int tile      = c.exchange ? c.threads * c.items * 4 : 0;
+  const int per_block =
+      static_cast<int>(prop.sharedMemPerMultiprocessor / c.blocks) - static_cast<int>(prop.reservedSharedMemPerBlock);
+  const int tile = c.exchange ? c.threads * c.items * 4 : 0;
   return std::min(std::max(per_block, tile), static_cast<int>(prop.sharedMemPerBlockOptin));
 }
 
@@ -111,7 +114,7 @@ struct row {
   std::size_t bytes;  // an item's
   std::size_t n;
   double us;
-  int blocks_per_sm;   // 0: not a tile copy
+  int blocks_per_sm;     // 0: not a tile copy
   double kib_in_flight;  // an SM's resident tiles' bytes
 };
 
@@ -122,20 +125,19 @@ int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 31;
     // Sections to run (argv[2], comma-separated): int32, narrow, wide; all by default.
     const std::string sections = argc > 2 ? argv[2] : "int32,narrow,wide";
-    const auto wants = [&](const char* section) { return ("," + sections + ",").find("," + std::string(section) + ",") != std::string::npos; };
+    const auto wants           = [&](const char* section) {
+      return ("," + sections + ",").find("," + std::string(section) + ",") != std::string::npos;
+    };
     stream_handle stream;
     const cudaStream_t s = stream.get();
     l2_flusher flusher(prop);
-    std::printf("archscan-roof on %s (%d SMs, %zu KiB shared memory an SM), %s; %d calls a case, median\n",
-                prop.name, prop.multiProcessorCount, prop.sharedMemPerMultiprocessor / 1024, version_line().c_str(),
-                reps);
+    std::printf("archscan-roof on %s (%d SMs, %zu KiB shared memory an SM), %s; %d calls a case, median\n", prop.name,
+                prop.multiProcessorCount, prop.sharedMemPerMultiprocessor / 1024, version_line().c_str(), reps);
     const std::vector<tile_case> tiles = {
-        make_tile_case<256, 32, 2, false>(),  make_tile_case<256, 32, 3, false>(),
-        make_tile_case<256, 32, 4, false>(),  make_tile_case<256, 32, 4, true>(),
-        make_tile_case<256, 32, 6, false>(),  make_tile_case<256, 16, 8, false>(),
-        make_tile_case<256, 64, 2, false>(),  make_tile_case<256, 64, 3, false>(),
-        make_tile_case<512, 32, 2, false>(),  make_tile_case<512, 32, 2, true>(),
-        make_tile_case<1024, 32, 1, false>(),
+        make_tile_case<256, 32, 2, false>(), make_tile_case<256, 32, 3, false>(),  make_tile_case<256, 32, 4, false>(),
+        make_tile_case<256, 32, 4, true>(),  make_tile_case<256, 32, 6, false>(),  make_tile_case<256, 16, 8, false>(),
+        make_tile_case<256, 64, 2, false>(), make_tile_case<256, 64, 3, false>(),  make_tile_case<512, 32, 2, false>(),
+        make_tile_case<512, 32, 2, true>(),  make_tile_case<1024, 32, 1, false>(),
     };
     for (const tile_case& c : tiles)
       check(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, residency_smem(prop, c)),
@@ -181,19 +183,22 @@ int main(int argc, char** argv) {
         double kib_in_flight;
       };
       std::vector<named_call> calls;
-      calls.push_back({"memcpy",
-                       [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(int), cudaMemcpyDeviceToDevice, s), "memcpy"); },
-                       expect::copy, 0, 0});
+      calls.push_back(
+          {"memcpy",
+           [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(int), cudaMemcpyDeviceToDevice, s), "memcpy"); },
+           expect::copy, 0, 0});
       calls.push_back({"copy_grid",
                        [&] {
-                         copy_grid_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout, vectors);
+                         copy_grid_kernel<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(vin, vout,
+                                                                                                       vectors);
                          check_launch("copy_grid_kernel");
                        },
                        expect::copy, 0, 0});
       for (const tile_case& c : tiles) {
-        const int smem  = residency_smem(prop, c);
-        int resident    = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, c.kernel, c.threads, static_cast<std::size_t>(smem)),
+        const int smem = residency_smem(prop, c);
+        int resident   = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, c.kernel, c.threads,
+                                                            static_cast<std::size_t>(smem)),
               "occupancy");
         const auto grid = static_cast<unsigned>(n / (static_cast<std::size_t>(c.threads) * c.items));
         calls.push_back({c.name,
@@ -205,20 +210,25 @@ int main(int argc, char** argv) {
                          },
                          expect::copy, resident, resident * c.threads * c.items * 4 / 1024.0});
       }
-      calls.push_back({"native",
-                       [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); },
-                       expect::scan, 0, 0});
+      calls.push_back(
+          {"native", [&] { thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, out.get()); },
+           expect::scan, 0, 0});
       auto variant = [&](const auto& policy) {
         return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
       };
       // The staged look-back (tuning/shape.cuh, example_staged_row): native takes it from 2^27 on devices of
       // fast memory; here off, from every look-back size, and at 2 blocks an SM.
       constexpr std::int64_t never = INT64_MAX;
-      calls.push_back({"native_unstaged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, never>>), expect::scan, 0, 0});
-      calls.push_back({"native_staged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, 0>>), expect::scan, 0, 0});
-      calls.push_back({"native_staged_b2", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, 0, 2>>), expect::scan, 0, 0});
-      calls.push_back({"native_staged_prefetch35", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 35, 0>>), expect::scan, 0, 0});
-      calls.push_back({"native_staged_prefetch75", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 75, 0>>), expect::scan, 0, 0});
+      calls.push_back({"native_unstaged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, never>>),
+                       expect::scan, 0, 0});
+      calls.push_back(
+          {"native_staged", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, 0>>), expect::scan, 0, 0});
+      calls.push_back({"native_staged_b2", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 50, 0, 2>>),
+                       expect::scan, 0, 0});
+      calls.push_back({"native_staged_prefetch35", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 35, 0>>),
+                       expect::scan, 0, 0});
+      calls.push_back({"native_staged_prefetch75", variant(nosync_policy<native_int32_shaped<256, 32, 4, 1500, 75, 0>>),
+                       expect::scan, 0, 0});
       calls.push_back({"cub", [&] { cub_scan(); }, expect::none, 0, 0});
       for (const auto& c : calls) {
         const int* want = c.out == expect::none ? nullptr : c.out == expect::copy ? in.get() : ref.get();
@@ -239,9 +249,12 @@ int main(int argc, char** argv) {
         auto scan = [&](const auto& policy) {
           return [&, policy] { thrust::exclusive_scan(policy.on(s), in.get(), in.get() + n, out.get()); };
         };
-        constexpr std::int64_t never = INT64_MAX;
+        constexpr std::int64_t never                                           = INT64_MAX;
         const std::vector<std::pair<std::string, std::function<void()>>> calls = {
-            {"memcpy", [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+            {"memcpy",
+             [&] {
+               check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy");
+             }},
             {"native", scan(archscan::native_nosync)},
             {"native_unstaged", scan(nosync_policy<native_packed_staged<never>>)},
             {"native_staged", scan(nosync_policy<native_packed_staged<0>>)},
@@ -292,7 +305,9 @@ int main(int argc, char** argv) {
           const T* want;
         };
         const std::vector<wide_call> calls = {
-            {"memcpy", [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy"); }, in.get()},
+            {"memcpy",
+             [&] { check(cudaMemcpyAsync(out.get(), in.get(), n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy"); },
+             in.get()},
             {"native", scan_into(archscan::native_nosync, out.get()), tiles_ref},
             {"native_unstaged", scan_into(nosync_policy<unstaged>, out.get()), tiles_ref},
             {"native_staged", scan_into(nosync_policy<native_row8_staged<0>>, out.get()), tiles_ref},
@@ -308,14 +323,15 @@ int main(int argc, char** argv) {
       wide_cases(std::int64_t{}, "int64");
       wide_cases(double{}, "double");
     }
-    std::printf("\n| case | type | n | us | GB/s | fraction of copy | blocks an SM | KiB an SM in flight |\n"
-                "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    std::printf(
+        "\n| case | type | n | us | GB/s | fraction of copy | blocks an SM | KiB an SM in flight |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     double copy_us = 0;
     for (const row& r : rows) {
       if (r.name == "memcpy") copy_us = r.us;
       const double gbps = 2.0 * static_cast<double>(r.n * r.bytes) / (r.us * 1e-6) / 1e9;
-      std::printf("| %s | %s | 2^%d | %.1f | %.0f | %.3f | %s | %s |\n", r.name.c_str(), r.type, __builtin_ctzll(r.n), r.us, gbps,
-                  copy_us / r.us, r.blocks_per_sm ? std::to_string(r.blocks_per_sm).c_str() : "-",
+      std::printf("| %s | %s | 2^%d | %.1f | %.0f | %.3f | %s | %s |\n", r.name.c_str(), r.type, __builtin_ctzll(r.n),
+                  r.us, gbps, copy_us / r.us, r.blocks_per_sm ? std::to_string(r.blocks_per_sm).c_str() : "-",
                   r.blocks_per_sm ? std::to_string(static_cast<int>(r.kib_in_flight)).c_str() : "-");
     }
     return ok;

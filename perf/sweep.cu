@@ -25,10 +25,10 @@ using namespace archscan::perf;
 //! an ablation: perf/ablations_turing.cuh.)
 template <int T4, int I4, int M4, int T8, int I8, int M8, unsigned Backoff = 32, unsigned Delay = 0>
 struct turing_shape : archscan::turing_tuning {
-  using row_4 = shape_row<T4, I4, M4>;
-  using row_8 = shape_row<T8, I8, M8>;
-  static constexpr unsigned backoff_min_ns          = Backoff;
-  static constexpr unsigned lookback_delay_ns       = Delay;
+  using row_4                                 = shape_row<T4, I4, M4>;
+  using row_8                                 = shape_row<T8, I8, M8>;
+  static constexpr unsigned backoff_min_ns    = Backoff;
+  static constexpr unsigned lookback_delay_ns = Delay;
   static std::string describe() {
     auto shape = [](int t, int i, int m) {
       return std::to_string(t) + "x" + std::to_string(i) + " (min " + std::to_string(m) + ")";
@@ -50,8 +50,8 @@ struct kepler_as_is : archscan::kepler_tuning {
 //! A kepler tuning with the 4- and 8-byte rows and the register cap replaced.
 template <int T4, int I4, int T8, int I8, int MinBlocks, unsigned Delay = 0>
 struct kepler_shape : archscan::kepler_tuning {
-  using row_4 = shape_row<T4, I4, MinBlocks, 4>;
-  using row_8 = shape_row<T8, I8, MinBlocks, 3>;
+  using row_4                                 = shape_row<T4, I4, MinBlocks, 4>;
+  using row_8                                 = shape_row<T8, I8, MinBlocks, 3>;
   static constexpr unsigned lookback_delay_ns = Delay;
   static std::string describe() {
     return "kepler " + std::to_string(T4) + "x" + std::to_string(I4) + " / " + std::to_string(T8) + "x" +
@@ -60,20 +60,15 @@ struct kepler_shape : archscan::kepler_tuning {
   }
 };
 
-using variants = std::tuple<
-    turing_shape<256, 20, 2, 128, 12, 4>,  // the first tuning (H100, 2026-11-21)
-    turing_shape<128, 40, 8, 256, 16, 4, 200, 1500>,
-    turing_shape<128, 40, 8, 256, 16, 4, 200, 2000>,
-    turing_shape<128, 40, 8, 256, 16, 4, 400, 1500>,
-    kepler_shape<256, 24, 256, 12, 2>,  // the first tuning (H100, 2026-11-21)
-    kepler_shape<256, 24, 256, 12, 4>,
-    kepler_shape<256, 32, 256, 16, 4>,
-    kepler_shape<128, 40, 128, 20, 8>,
-    kepler_shape<128, 32, 128, 16, 8>,
-    kepler_shape<256, 24, 256, 12, 2, 1000>,
-    kepler_shape<256, 32, 256, 16, 4, 1000>,
-    kepler_shape<128, 40, 128, 20, 8, 1000>,
-    kepler_shape<128, 32, 128, 16, 8, 1500>>;
+using variants =
+    std::tuple<turing_shape<256, 20, 2, 128, 12, 4>,  // the first tuning (H100, 2026-11-21)
+               turing_shape<128, 40, 8, 256, 16, 4, 200, 1500>, turing_shape<128, 40, 8, 256, 16, 4, 200, 2000>,
+               turing_shape<128, 40, 8, 256, 16, 4, 400, 1500>,
+               kepler_shape<256, 24, 256, 12, 2>,  // the first tuning (H100, 2026-11-21)
+               kepler_shape<256, 24, 256, 12, 4>, kepler_shape<256, 32, 256, 16, 4>, kepler_shape<128, 40, 128, 20, 8>,
+               kepler_shape<128, 32, 128, 16, 8>, kepler_shape<256, 24, 256, 12, 2, 1000>,
+               kepler_shape<256, 32, 256, 16, 4, 1000>, kepler_shape<128, 40, 128, 20, 8, 1000>,
+               kepler_shape<128, 32, 128, 16, 8, 1500>>;
 
 constexpr int log2_sizes[] = {14, 16, 20, 24, 26, 28};
 
@@ -100,12 +95,12 @@ struct preallocated : Tuning {
 };
 template <class V>
 struct preallocated_base {
-  using type = V;
+  using type                  = V;
   static constexpr bool value = false;
 };
 template <class Tuning>
 struct preallocated_base<preallocated<Tuning>> {
-  using type = Tuning;
+  using type                  = Tuning;
   static constexpr bool value = true;
 };
 
@@ -131,7 +126,7 @@ struct kepler_fill : archscan::kepler_tuning {
   struct row_8 : archscan::kepler_tuning::row_8 {
     static constexpr int small_items_per_thread = Small8;
   };
-  static constexpr bool fill_grid         = Fill;
+  static constexpr bool fill_grid            = Fill;
   static constexpr double fill_blocks_per_sm = BlocksPerSm;
   static std::string describe() {
     return Fill ? "kepler, fill below " + std::to_string(BlocksPerSm) + " blocks/SM with " + std::to_string(Small4) +
@@ -140,10 +135,9 @@ struct kepler_fill : archscan::kepler_tuning {
   }
 };
 
-using small_variants = std::tuple<
-    turing_as_is, turing_wave_full_tiles, turing_lookback_only, turing_carveout_unset, preallocated<turing_as_is>,
-    preallocated<turing_lookback_only>, kepler_as_is, kepler_fill<false, 4, 4, 3>, kepler_fill<true, 4, 4, 3>,
-    kepler_fill<true, 1, 8, 4>>;
+using small_variants = std::tuple<turing_as_is, turing_wave_full_tiles, turing_lookback_only, turing_carveout_unset,
+                                  preallocated<turing_as_is>, preallocated<turing_lookback_only>, kepler_as_is,
+                                  kepler_fill<false, 4, 4, 3>, kepler_fill<true, 4, 4, 3>, kepler_fill<true, 1, 8, 4>>;
 
 constexpr int small_log2_sizes[] = {10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22};
 
@@ -195,10 +189,11 @@ bool run_type(cudaStream_t s, l2_flusher& flusher, const int (&sizes)[Sizes], in
 int main(int argc, char** argv) {
   const bool small = argc > 1 && std::string(argv[1]) == "small";
   return run_program("archscan-sweep", [&](const cudaDeviceProp& prop) {
-    std::printf("# Tile-shape sweep\n\nDevice: %s; %s. Exclusive sums, non-blocking policies; median of %d calls "
-                "after 3 warm-up, cold L2; ratio = CUB time / time.\n\n| variant | type | n | median (us) | GB/s | "
-                "ratio to CUB |\n|---|---|---:|---:|---:|---:|\n",
-                prop.name, version_line().c_str(), small ? 101 : 25);
+    std::printf(
+        "# Tile-shape sweep\n\nDevice: %s; %s. Exclusive sums, non-blocking policies; median of %d calls "
+        "after 3 warm-up, cold L2; ratio = CUB time / time.\n\n| variant | type | n | median (us) | GB/s | "
+        "ratio to CUB |\n|---|---|---:|---:|---:|---:|\n",
+        prop.name, version_line().c_str(), small ? 101 : 25);
     stream_handle stream;
     l2_flusher flusher(prop);
     bool ok = true;

@@ -36,9 +36,9 @@ struct paper_row {
 //! 2^22 and 2^24; it is 2^23 = 8,388,608 (the CPU and GPU times double with each row), so the row is
 //! keyed 2^23 here.
 constexpr paper_row paper[] = {
-    {1024, 0.002231, 0.079492, 0.03},    {32768, 0.072663, 0.106159, 0.68},   {65536, 0.146326, 0.137006, 1.07},
-    {131072, 0.726429, 0.200257, 3.63},  {262144, 1.454742, 0.326900, 4.45},  {524288, 2.911067, 0.624104, 4.66},
-    {1048576, 5.900097, 1.118091, 5.28}, {2097152, 11.848376, 2.099666, 5.64}, {4194304, 23.835931, 4.062923, 5.87},
+    {1024, 0.002231, 0.079492, 0.03},     {32768, 0.072663, 0.106159, 0.68},      {65536, 0.146326, 0.137006, 1.07},
+    {131072, 0.726429, 0.200257, 3.63},   {262144, 1.454742, 0.326900, 4.45},     {524288, 2.911067, 0.624104, 4.66},
+    {1048576, 5.900097, 1.118091, 5.28},  {2097152, 11.848376, 2.099666, 5.64},   {4194304, 23.835931, 4.062923, 5.87},
     {8388608, 47.390906, 7.987311, 5.93}, {16777216, 94.794598, 15.854781, 5.98},
 };
 
@@ -85,10 +85,11 @@ int main() {
     std::vector<std::string> names;
     for_each_policy([&](const auto& p) { names.emplace_back(p.name); });
 
-    std::printf("# The paper's Table 2 on today's hardware\n\nGPU: %s; %s. CPU: one core, the sequential loop of "
-                "the paper's Example 1, float. GPU: median of 25 calls, cold L2, data on the device.\n"
-                "Paper: GeForce 8800 GTX vs one core of an Intel Core Duo Extreme 2.93 GHz (its Table 2).\n\n",
-                prop.name, version_line().c_str());
+    std::printf(
+        "# The paper's Table 2 on today's hardware\n\nGPU: %s; %s. CPU: one core, the sequential loop of "
+        "the paper's Example 1, float. GPU: median of 25 calls, cold L2, data on the device.\n"
+        "Paper: GeForce 8800 GTX vs one core of an Intel Core Duo Extreme 2.93 GHz (its Table 2).\n\n",
+        prop.name, version_line().c_str());
     std::printf("| n | paper CPU ms | paper GPU ms | paper speedup | CPU ms |");
     for (const auto& nm : names) std::printf(" %s GPU ms | %s speedup |", nm.c_str(), nm.c_str());
     std::printf("\n|---:|---:|---:|---:|---:|");
@@ -105,8 +106,10 @@ int main() {
       const double cpu_ms = time_cpu(in, cpu_out);
 
       const paper_row* p = paper_at(static_cast<long long>(n));
-      if (p) std::printf("| %zu | %.6f | %.6f | %.2f | %.4f |", n, p->cpu_ms, p->gpu_ms, p->speedup, cpu_ms);
-      else std::printf("| %zu | - | - | - | %.4f |", n, cpu_ms);
+      if (p)
+        std::printf("| %zu | %.6f | %.6f | %.2f | %.4f |", n, p->cpu_ms, p->gpu_ms, p->speedup, cpu_ms);
+      else
+        std::printf("| %zu | - | - | - | %.4f |", n, cpu_ms);
 
       for_each_policy([&](const auto& pol) {
         auto call = [&] { thrust::exclusive_scan(pol.policy.on(s), d_in.get(), d_in.get() + n, d_out.get()); };

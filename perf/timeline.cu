@@ -42,7 +42,7 @@ struct timeline_hooks {
     if (tile >= d_marked_tiles) return;
     std::uint64_t now;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    std::uint64_t* at = d_marks + tile * slots;
+    std::uint64_t* at       = d_marks + tile * slots;
     at[static_cast<int>(e)] = now;
     if (e == archscan::tile_event::started) {
       unsigned sm;
@@ -59,7 +59,7 @@ struct tree_timeline_hooks : timeline_hooks {
 
 template <class Hooks>
 struct marked {
-  using tuning = archscan::with_hooks<archscan::native_tuning, Hooks>;
+  using tuning                      = archscan::with_hooks<archscan::native_tuning, Hooks>;
   static constexpr const char* name = std::is_same_v<Hooks, timeline_hooks> ? "native" : "native_tree";
 };
 
@@ -78,7 +78,8 @@ nlohmann::json run_case(const char* type, std::size_t n, l2_flusher& flusher, cu
   auto call = [&] { thrust::exclusive_scan(native.on(s), in.get(), in.get() + n, out.get(), T{}, sum); };
 
   cub_call{[&](void* d_temp, std::size_t& bytes) {  // the reference
-    return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), sum, T{}, static_cast<std::int64_t>(n), s);
+    return cub::DeviceScan::ExclusiveScan(d_temp, bytes, in.get(), ref.get(), sum, T{}, static_cast<std::int64_t>(n),
+                                          s);
   }}();
   call();  // warm-up
   nlohmann::json runs = nlohmann::json::array();
@@ -101,25 +102,30 @@ nlohmann::json run_case(const char* type, std::size_t n, l2_flusher& flusher, cu
     std::printf("MISMATCH %s %s n=%zu: %zu items differ from CUB\n", Marked::name, type, n, bad.count);
     ok = false;
   }
-  std::printf("%s %s n=2^%d: %zu tiles marked\n", Marked::name, type, static_cast<int>(std::log2(static_cast<double>(n))),
-              runs.back()["tiles"].size());
-  return {{"policy", Marked::name}, {"type", type}, {"n", n}, {"events", {"started", "aggregated", "prefixed", "stored", "sm"}}, {"runs", runs}};
+  std::printf("%s %s n=2^%d: %zu tiles marked\n", Marked::name, type,
+              static_cast<int>(std::log2(static_cast<double>(n))), runs.back()["tiles"].size());
+  return {{"policy", Marked::name},
+          {"type", type},
+          {"n", n},
+          {"events", {"started", "aggregated", "prefixed", "stored", "sm"}},
+          {"runs", runs}};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2 && argc != 3) {
-    std::fprintf(stderr, "usage: archscan-timeline OUT.json [CASES]\n  CASES: TYPE:LOG2N,... (double, int32), native alone\n");
+    std::fprintf(stderr,
+                 "usage: archscan-timeline OUT.json [CASES]\n  CASES: TYPE:LOG2N,... (double, int32), native alone\n");
     return 2;
   }
   return run_program("archscan-timeline", [&](const cudaDeviceProp& prop) {
     stream_handle stream;
     l2_flusher flusher(prop);
-    bool ok = true;
+    bool ok              = true;
     nlohmann::json cases = nlohmann::json::array();
-    auto both = [&](auto t, const char* type, int log_n) {
-      using T = decltype(t);
+    auto both            = [&](auto t, const char* type, int log_n) {
+      using T             = decltype(t);
       const std::size_t n = std::size_t{1} << log_n;
       cases.push_back(run_case<marked<timeline_hooks>, T>(type, n, flusher, stream.get(), ok));
       cases.push_back(run_case<marked<tree_timeline_hooks>, T>(type, n, flusher, stream.get(), ok));
@@ -146,7 +152,8 @@ int main(int argc, char** argv) {
       for (int log_n : {21, 22, 23, 24}) both(double{}, "double", log_n);
       for (int log_n : {22, 23}) both(std::int32_t{}, "int32", log_n);
     }
-    std::ofstream(argv[1]) << nlohmann::json{{"device", prop.name}, {"sms", prop.multiProcessorCount}, {"cases", cases}};
+    std::ofstream(argv[1]) << nlohmann::json{
+        {"device", prop.name}, {"sms", prop.multiProcessorCount}, {"cases", cases}};
     return ok;
   });
 }

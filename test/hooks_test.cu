@@ -24,7 +24,7 @@ using archscan::test::device_buffer;
 constexpr int max_tiles = 4096;
 constexpr int events    = static_cast<int>(tile_event::count);
 
-__device__ unsigned d_counts[max_tiles * events];         // calls per tile and event
+__device__ unsigned d_counts[max_tiles * events];           // calls per tile and event
 __device__ unsigned long long d_times[max_tiles * events];  // the global timer at the last call
 __device__ unsigned d_threads_other_than_0;                 // calls from another thread than 0
 __device__ unsigned d_next_event[max_tiles];                // events seen so far, per tile
@@ -85,8 +85,8 @@ void check_marks(std::int64_t n) {
 template <class Tuning, class T>
 void check_tuning() {
   const std::int64_t tile = archscan::test::row_tile_items<Tuning, T>();
-  check_marks<Tuning, T>(tile - 3);         // one tile
-  check_marks<Tuning, T>(140 * tile - 5);   // a wave on any GPU of 35 SMs or more (280 small tiles: too many)
+  check_marks<Tuning, T>(tile - 3);        // one tile
+  check_marks<Tuning, T>(140 * tile - 5);  // a wave on any GPU of 35 SMs or more (280 small tiles: too many)
   // More tiles than any GPU holds at once (the look-back); under compute-sanitizer
   // (ARCHSCAN_TEST_SHORT=1), whose tools are slow, 600: still past one wave on an H100.
   check_marks<Tuning, T>((archscan::test::short_run() ? 600 : 2000) * tile + 7);

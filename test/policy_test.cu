@@ -23,10 +23,9 @@ using namespace archscan::test;
 template <class P, class A, class = void>
 struct accepts_allocator : std::false_type {};
 template <class P, class A>
-struct accepts_allocator<P, A, std::void_t<decltype(std::declval<const P&>()(std::declval<A&>()))>>
-    : std::true_type {};
+struct accepts_allocator<P, A, std::void_t<decltype(std::declval<const P&>()(std::declval<A&>()))>> : std::true_type {};
 
-using alloc_t = thrust::device_allocator<char>;
+using alloc_t     = thrust::device_allocator<char>;
 using stream_form = decltype(archscan::turing.on(cudaStream_t{}));
 static_assert(accepts_allocator<std::decay_t<decltype(archscan::turing)>, alloc_t>::value,
               "policy(alloc) is the allocator form");
@@ -38,7 +37,8 @@ static_assert(std::is_same_v<decltype(archscan::kepler_nosync.on(cudaStream_t{})
 static_assert(archscan::dispatch::pool_storage<stream_form>);
 static_assert(archscan::dispatch::pool_storage<std::decay_t<decltype(archscan::turing)>>);
 static_assert(!archscan::dispatch::pool_storage<decltype(archscan::turing(std::declval<alloc_t&>()))>);
-static_assert(!archscan::dispatch::pool_storage<decltype(archscan::turing(std::declval<alloc_t&>()).on(cudaStream_t{}))>);
+static_assert(
+    !archscan::dispatch::pool_storage<decltype(archscan::turing(std::declval<alloc_t&>()).on(cudaStream_t{}))>);
 
 TEST(PolicyTypes, StreamIsKeptThroughAllocatorForm) {
   alloc_t alloc;
@@ -159,7 +159,7 @@ struct counting_allocator : thrust::device_allocator<char> {
 
 TYPED_TEST(PolicyTest, UserAllocatorProvidesTemporaryStorage) {
   ARCHSCAN_REQUIRE_GPU();
-  using P              = typename TypeParam::policy;
+  using P    = typename TypeParam::policy;
   int allocs = 0, deallocs = 0;
   counting_allocator alloc(&allocs, &deallocs, false);
   const std::int64_t n = 1 << 22;
@@ -177,7 +177,7 @@ TYPED_TEST(PolicyTest, UserAllocatorProvidesTemporaryStorage) {
 
 TYPED_TEST(PolicyTest, AllocationFailureThrowsBadAlloc) {
   ARCHSCAN_REQUIRE_GPU();
-  using P = typename TypeParam::policy;
+  using P    = typename TypeParam::policy;
   int allocs = 0, deallocs = 0;
   counting_allocator alloc(&allocs, &deallocs, true);
   const std::int64_t n = 1 << 22;

@@ -19,7 +19,7 @@ namespace {
 
 template <class Row>
 void expect_tested(const std::vector<std::int64_t>& sizes, const std::string& name) {
-  using single = archscan::detail::single_tiles<Row>;
+  using single                         = archscan::detail::single_tiles<Row>;
   std::vector<std::int64_t> per_thread = {Row::items_per_thread, Row::small_items_per_thread};
   for (int items = single::items_per_thread; items <= single::max_items_per_thread; items *= 2) {
     per_thread.push_back(items);  // the single tiles' ladder
@@ -56,8 +56,7 @@ TEST(Tuning, PackedRowsServePackedNarrowItemsOnly) {
   static_assert(std::is_same_v<row_for_items<native, std::int8_t, false>, native::row_1>);
   static_assert(std::is_same_v<row_for_items<native, std::int16_t, false>, native::row_2>);
   static_assert(std::is_same_v<row_for_items<native, int, true>, native::row_4>);  // int8 in, int accumulated
-  static_assert(std::is_same_v<row_for_items<turing, std::int8_t, true>,
-                               archscan::detail::narrow_rows<turing>::row_1>);
+  static_assert(std::is_same_v<row_for_items<turing, std::int8_t, true>, archscan::detail::narrow_rows<turing>::row_1>);
   SUCCEED();
 }
 

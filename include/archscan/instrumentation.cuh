@@ -37,21 +37,28 @@ constexpr char const* algorithm_name(entry e) noexcept {
   switch (e) {
     case entry::inclusive_scan:
     case entry::inclusive_scan_op:
-    case entry::inclusive_scan_init_op: return "inclusive_scan";
+    case entry::inclusive_scan_init_op:
+      return "inclusive_scan";
     case entry::exclusive_scan:
     case entry::exclusive_scan_init:
-    case entry::exclusive_scan_init_op: return "exclusive_scan";
+    case entry::exclusive_scan_init_op:
+      return "exclusive_scan";
     case entry::inclusive_scan_by_key:
     case entry::inclusive_scan_by_key_pred:
-    case entry::inclusive_scan_by_key_pred_op: return "inclusive_scan_by_key";
+    case entry::inclusive_scan_by_key_pred_op:
+      return "inclusive_scan_by_key";
     case entry::exclusive_scan_by_key:
     case entry::exclusive_scan_by_key_init:
     case entry::exclusive_scan_by_key_init_pred:
-    case entry::exclusive_scan_by_key_init_pred_op: return "exclusive_scan_by_key";
+    case entry::exclusive_scan_by_key_init_pred_op:
+      return "exclusive_scan_by_key";
     case entry::transform_inclusive_scan:
-    case entry::transform_inclusive_scan_init: return "transform_inclusive_scan";
-    case entry::transform_exclusive_scan: return "transform_exclusive_scan";
-    default: return "scan";
+    case entry::transform_inclusive_scan_init:
+      return "transform_inclusive_scan";
+    case entry::transform_exclusive_scan:
+      return "transform_exclusive_scan";
+    default:
+      return "scan";
   }
 }
 

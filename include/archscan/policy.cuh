@@ -46,8 +46,8 @@ namespace archscan {
 
 namespace detail {
 template <bool Blocking, class Derived>
-using thrust_stream_base = std::conditional_t<Blocking, thrust_internals::stream_base<Derived>,
-                                              thrust_internals::stream_nosync_base<Derived>>;
+using thrust_stream_base =
+    std::conditional_t<Blocking, thrust_internals::stream_base<Derived>, thrust_internals::stream_nosync_base<Derived>>;
 
 //! Stream-ordered pool allocation on the current device; nullptr when the memory cannot be had.
 void* pool_allocate(std::size_t bytes, cudaStream_t stream) noexcept;
@@ -104,9 +104,8 @@ struct stream_policy : stream_policy_base<stream_policy<Tuning, Blocking>, Tunin
 //! An archscan execution policy. `Tuning` names the kernel family and its parameters (tuning/shape.cuh);
 //! a user may pass a tuning struct of their own with the same fields.
 template <class Tuning, bool Blocking = true>
-struct policy
-    : stream_policy_base<policy<Tuning, Blocking>, Tuning, Blocking>
-    , detail::thrust_internals::allocator_aware<bind_tuning<Tuning, Blocking>::template base> {
+struct policy : stream_policy_base<policy<Tuning, Blocking>, Tuning, Blocking>,
+                detail::thrust_internals::allocator_aware<bind_tuning<Tuning, Blocking>::template base> {
   //! The same policy on stream `s`. Blocking policies synchronize `s` before returning.
   stream_policy<Tuning, Blocking> on(cudaStream_t s) const { return stream_policy<Tuning, Blocking>(s); }
   //! The same policy on the default stream across the ranks of `comm` (comm_policy).
@@ -148,7 +147,7 @@ template <class T, class Derived, class Tuning, bool Blocking>
 thrust::pair<thrust::pointer<T, Derived>, std::ptrdiff_t> get_temporary_buffer(
     stream_policy_base<Derived, Tuning, Blocking>& exec, std::ptrdiff_t n) {
   const std::size_t bytes = n > 0 ? sizeof(T) * static_cast<std::size_t>(n) : 0;
-  void* p = detail::pool_allocate(bytes, detail::thrust_internals::stream(exec));
+  void* p                 = detail::pool_allocate(bytes, detail::thrust_internals::stream(exec));
   if (p == nullptr) return {thrust::pointer<T, Derived>(), 0};  // Thrust turns this into bad_alloc
   return {thrust::pointer<T, Derived>(static_cast<T*>(p)), n};
 }

@@ -4,9 +4,9 @@
 // values to the region in the segment's order, for an odd count of vectors a lane).
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
-#include <cstdint>
 #include <utility>
 #include <vector>
 

@@ -55,7 +55,7 @@ struct max_of {
 //! Elementwise sum of (int, float) pairs, for the zip iterator's scan.
 struct add_pairs {
   __host__ __device__ thrust::tuple<int, float> operator()(const thrust::tuple<int, float>& a,
-                                                          const thrust::tuple<int, float>& b) const {
+                                                           const thrust::tuple<int, float>& b) const {
     return {thrust::get<0>(a) + thrust::get<0>(b), thrust::get<1>(a) + thrust::get<1>(b)};
   }
 };
@@ -74,10 +74,10 @@ int main() {
   thrust::device_vector<float> float_out(n);
   thrust::device_vector<std::int64_t> wide_out(n);
   thrust::device_vector<count_sum> pair_out(n);
-  const auto keys = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), key_of{});
-  const auto zipped_in = thrust::make_zip_iterator(ints.begin(), floats.begin());
+  const auto keys       = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), key_of{});
+  const auto zipped_in  = thrust::make_zip_iterator(ints.begin(), floats.begin());
   const auto zipped_out = thrust::make_zip_iterator(int_out.begin(), float_out.begin());
-  double checksum = 0;
+  double checksum       = 0;
 
   // 1-3: inclusive and exclusive scans, plain, with an operator, with an initial value and operator.
   thrust::inclusive_scan(POLICY, ints.begin(), ints.end(), int_out.begin());

@@ -33,8 +33,8 @@ struct store_at {
 template <class Policy>
 void deprecated_uses(const Policy& p, thrust::device_vector<int>& k, thrust::device_vector<value>& v,
                      thrust::device_vector<value>& o) {
-  const auto n = static_cast<std::ptrdiff_t>(v.size());
-  const auto in = v.begin();
+  const auto n   = static_cast<std::ptrdiff_t>(v.size());
+  const auto in  = v.begin();
   const auto out = o.begin();
   // Every deprecated binary operator as the scan's operator.
   thrust::inclusive_scan(p, in, in + n, out, thrust::plus<value>());
@@ -53,8 +53,8 @@ void deprecated_uses(const Policy& p, thrust::device_vector<int>& k, thrust::dev
   const thrust::constant_iterator<value> ones(1);
   thrust::inclusive_scan(p, ones, ones + n, out, thrust::plus<value>());
   thrust::exclusive_scan(p, thrust::make_constant_iterator(value{2}), thrust::make_constant_iterator(value{2}) + n,
-                         thrust::make_tabulate_output_iterator(store_at{thrust::raw_pointer_cast(o.data())}),
-                         value{0}, thrust::maximum<value>());
+                         thrust::make_tabulate_output_iterator(store_at{thrust::raw_pointer_cast(o.data())}), value{0},
+                         thrust::maximum<value>());
 #if __has_include(<thrust/iterator/strided_iterator.h>)
   const auto every_other = thrust::make_strided_iterator(in, 2);
   thrust::inclusive_scan(p, every_other, every_other + n / 2, out, thrust::plus<value>());

@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include <thrust/device_vector.h>
 #include <thrust/device_allocator.h>
+#include <thrust/device_vector.h>
 
 #include <archscan/archscan.cuh>
 

@@ -8,8 +8,7 @@
 
 #include <cstdio>
 
-int main()
-{
+int main() {
   constexpr int n = 1 << 10;
   cudaStream_t stream{};
   if (cudaStreamCreate(&stream) != cudaSuccess) {
@@ -19,8 +18,7 @@ int main()
 
   thrust::device_vector<int> in(n, 1);
   thrust::device_vector<int> out(n);
-  thrust::exclusive_scan(archscan::turing.on(stream), in.begin(), in.end(), out.begin(), 0,
-                         cuda::std::plus<>{});
+  thrust::exclusive_scan(archscan::turing.on(stream), in.begin(), in.end(), out.begin(), 0, cuda::std::plus<>{});
 
   thrust::host_vector<int> h_keys(n);
   for (int i = 0; i < n; ++i) {
@@ -32,7 +30,7 @@ int main()
                                 cuda::std::equal_to<>{}, cuda::std::plus<>{});
 
   const int last_exclusive = out[n - 1];
-  const int last_by_key = sums[n - 1];
+  const int last_by_key    = sums[n - 1];
   cudaStreamDestroy(stream);
   // n - 1 ones before the last item; the last key (n - 1) / 100 holds n - 100 * ((n - 1) / 100) items.
   const bool ok = last_exclusive == n - 1 && last_by_key == n - 100 * ((n - 1) / 100);

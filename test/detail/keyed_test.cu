@@ -34,7 +34,8 @@ TEST(Keyed, SegmentedOperatorIsAssociativeForEveryFlagCombination) {
   for (int fa = 0; fa < 4; ++fa) {
     for (int fb = 0; fb < 4; ++fb) {
       for (int fc = 0; fc < 4; ++fc) {
-        const K a{f, static_cast<std::uint8_t>(fa)}, b{g, static_cast<std::uint8_t>(fb)}, c{h, static_cast<std::uint8_t>(fc)};
+        const K a{f, static_cast<std::uint8_t>(fa)}, b{g, static_cast<std::uint8_t>(fb)},
+            c{h, static_cast<std::uint8_t>(fc)};
         const K left = op(op(a, b), c), right = op(a, op(b, c));
         EXPECT_EQ(left.value, right.value) << fa << fb << fc;
         EXPECT_EQ(left.flags, right.flags) << fa << fb << fc;
@@ -55,7 +56,7 @@ TEST(Keyed, LeftFoldOfItemsIsTheByKeyScan) {
   const auto item = archscan::detail::keyed_item<affine, const int*, const affine*, ::cuda::std::equal_to<int>>{
       keys.data(), values.data(), {}, n};
   const segmented_op<compose> op{};
-  K running = item(0);
+  K running     = item(0);
   affine expect = values[0];
   for (std::int64_t i = 1; i < n; ++i) {
     running = op(running, item(i));
@@ -70,11 +71,12 @@ TEST(Keyed, LeftFoldOfItemsIsTheByKeyScan) {
 }
 
 TEST(Keyed, ItemsFormedFromRegistersMatchTheIterator) {
-  const std::int64_t n = 12;
-  const int keys[n]    = {1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 5};
-  const affine values[n] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}, {1, 2}, {3, 4}, {5, 6}};
-  const auto item = archscan::detail::keyed_item<affine, const int*, const affine*, ::cuda::std::equal_to<int>>{
-      keys, values, {}, n};
+  const std::int64_t n   = 12;
+  const int keys[n]      = {1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 5};
+  const affine values[n] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6},
+                            {7, 7}, {8, 8}, {9, 9}, {1, 2}, {3, 4}, {5, 6}};
+  const auto item =
+      archscan::detail::keyed_item<affine, const int*, const affine*, ::cuda::std::equal_to<int>>{keys, values, {}, n};
   for (const std::int64_t first : {0, 4, 8}) {  // runs of four items, the last one ending the input
     int k[4];
     affine v[4];

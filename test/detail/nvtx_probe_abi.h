@@ -15,7 +15,7 @@ struct nvtx_probe_counts {
 
 // extern "C" void nvtx_probe_read(nvtx_probe_counts* counts, char* last_message, std::size_t size):
 // the counts so far and the last message pushed in the archscan domain (NUL-terminated, truncated).
-using nvtx_probe_read_fn = void (*)(nvtx_probe_counts*, char*, std::size_t);
+using nvtx_probe_read_fn                          = void (*)(nvtx_probe_counts*, char*, std::size_t);
 inline constexpr const char* nvtx_probe_read_name = "nvtx_probe_read";
 
 }  // namespace archscan::test

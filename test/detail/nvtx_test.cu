@@ -47,7 +47,7 @@ seen around(F&& call) {
 
 std::string formatted(entry e, const char* family, std::int64_t n, bool across) {
   char buf[archscan::detail::scan_range_name_capacity];
-  const char* algorithm  = archscan::instrumentation::algorithm_name(e);
+  const char* algorithm = archscan::instrumentation::algorithm_name(e);
   const std::size_t len = archscan::detail::format_scan_range_name(buf, algorithm, family, n, across);
   EXPECT_EQ(len, std::string(buf).size());
   return buf;

@@ -38,9 +38,10 @@ TEST(VectorSource, PointersAndTransformsOfContiguousArrays) {
   using widened = thrust::transform_iterator<plus_one, const std::int8_t*>;
   static_assert(std::is_same_v<vector_source_element_t<widened>, std::int8_t> && vector_source<widened>::transforms);
   static_assert(vector_source<widened>::reads<int>);
-  static_assert(std::is_same_v<vector_source_element_t<
-                                   thrust::transform_iterator<plus_one, thrust::device_vector<std::int8_t>::iterator>>,
-                               std::int8_t>);
+  static_assert(
+      std::is_same_v<
+          vector_source_element_t<thrust::transform_iterator<plus_one, thrust::device_vector<std::int8_t>::iterator>>,
+          std::int8_t>);
   static_assert(std::is_void_v<
                 vector_source_element_t<thrust::transform_iterator<plus_one, thrust::counting_iterator<std::int8_t>>>>);
   static_assert(std::is_void_v<vector_source_element_t<std::vector<std::int8_t>::iterator>>);

@@ -1,4 +1,5 @@
-// The kepler family's dispatch: its plan (tile shape, route, grid, look-back delay, temporary storage) up to 2^40 items.
+// The kepler family's dispatch: its plan (tile shape, route, grid, look-back delay, temporary storage) up to 2^40
+// items.
 
 #include <cstdint>
 
@@ -79,7 +80,7 @@ TEST(KeplerPlan, TilesAndStorageFromFirstPrinciples) {
           }
           EXPECT_EQ(plan.route, archscan::dispatch::single_pass_route::lookback);
           EXPECT_EQ(plan.tiles.grid, tiles);  // one block per tile
-          const auto t = static_cast<std::size_t>(tiles);
+          const auto t               = static_cast<std::size_t>(tiles);
           const std::size_t statuses = 256 + t * (packed ? (accum <= 4 ? 8 : 16) : 4);
           const std::size_t values   = packed ? 0 : 2 * up256(t * accum);
           EXPECT_EQ(plan.temp_bytes, up256(statuses) + values) << n;
@@ -104,7 +105,7 @@ TEST(KeplerPlan, TwoToTheFortyInt32) {
 }
 
 TEST(KeplerPlan, TwoToTheFortyWideAccumulatorsFlagsAndValues) {
-  const auto plan = make_kepler_plan({std::int64_t{1} << 40, 256, 6, 2, 4, true, 4, 132, 16, false, 1000});
+  const auto plan          = make_kepler_plan({std::int64_t{1} << 40, 256, 6, 2, 4, true, 4, 132, 16, false, 1000});
   const std::int64_t tiles = ceil_div(std::int64_t{1} << 40, 1536);
   EXPECT_EQ(plan.tiles.tiles, tiles);
   EXPECT_LE(plan.tiles.tiles, std::int64_t{INT32_MAX});  // still one grid

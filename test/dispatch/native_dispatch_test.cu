@@ -31,10 +31,10 @@ native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = tru
 TEST(NativePlan, StagedFromItsSizeOnFastMemory) {
   using archscan::dispatch::native_staged;
   constexpr std::int64_t from = std::int64_t{1} << 27;
-  EXPECT_TRUE(native_staged(from, from, 4917, 4000));       // H200: 3201 MHz x 6144 bits
+  EXPECT_TRUE(native_staged(from, from, 4917, 4000));  // H200: 3201 MHz x 6144 bits
   EXPECT_FALSE(native_staged(from - 1, from, 4917, 4000));
-  EXPECT_FALSE(native_staged(from, from, 3352, 4000));      // H100: 2619 MHz x 5120 bits
-  EXPECT_TRUE(native_staged(from, from, 3352, 0));          // 0: every device
+  EXPECT_FALSE(native_staged(from, from, 3352, 4000));  // H100: 2619 MHz x 5120 bits
+  EXPECT_TRUE(native_staged(from, from, 3352, 0));      // 0: every device
   EXPECT_FALSE(native_staged(std::int64_t{1} << 40, INT64_MAX, 4917, 0));
 }
 
@@ -60,12 +60,12 @@ TEST(NativePlan, OneBlockPerTileAndTheStatesUpToTwoToTheForty) {
           EXPECT_EQ(plan.tiles.tiles, tiles) << n;
           EXPECT_EQ(plan.tiles.grid, tiles) << n;
           // The tiles' states, then the segments' unless the look-back takes the chain of prefixes.
-          const auto t                = static_cast<std::size_t>(tiles + (chain ? 0 : (tiles + 31) / 32));
-          const auto aggregates       = static_cast<std::size_t>(tiles);
-          const std::size_t statuses  = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
-          const std::size_t slots     = packed ? 0 : 2 * up256(t * bytes);
+          const auto t               = static_cast<std::size_t>(tiles + (chain ? 0 : (tiles + 31) / 32));
+          const auto aggregates      = static_cast<std::size_t>(tiles);
+          const std::size_t statuses = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
+          const std::size_t slots    = packed ? 0 : 2 * up256(t * bytes);
           EXPECT_EQ(plan.states.bytes, up256(statuses) + slots) << n;
-          EXPECT_GE(plan.temp_bytes, plan.states.bytes) << n;  // a wave's fallback fits
+          EXPECT_GE(plan.temp_bytes, plan.states.bytes) << n;   // a wave's fallback fits
           EXPECT_GE(plan.temp_bytes, aggregates * bytes) << n;  // and so do its aggregates
         }
       }
@@ -107,9 +107,9 @@ TEST(NativePlan, ExactWavesFoldInOrderPastTheTreesLongestRun) {
 TEST(NativePlan, TheSamePlanOnEveryDevice) {
   // What the association depends on (tiles and their size) is the same on a GPU of any size.
   auto small = input(std::int64_t{1} << 28), large = input(std::int64_t{1} << 28);
-  small.sm_count        = 20;
-  small.blocks_per_sm   = 2;
-  large.sm_count        = 148;
+  small.sm_count      = 20;
+  small.blocks_per_sm = 2;
+  large.sm_count      = 148;
   const auto a = make_native_plan(small), b = make_native_plan(large);
   EXPECT_EQ(a.tiles.tiles, b.tiles.tiles);
   EXPECT_EQ(a.tiles.tile_items, b.tiles.tile_items);
@@ -170,8 +170,8 @@ TEST(NativePlan, SmallTilesByNAlone) {
   EXPECT_TRUE(native_small_tiles(5121, 5120, 2048, 132));
   EXPECT_TRUE(native_small_tiles(132 * 2048, 5120, 2048, 132));
   EXPECT_FALSE(native_small_tiles(132 * 2048 + 1, 5120, 2048, 132));
-  EXPECT_FALSE(native_small_tiles(20000, 5120, 2048, 0));     // off
-  EXPECT_FALSE(native_small_tiles(20000, 5120, 5120, 132));   // no smaller tiles
+  EXPECT_FALSE(native_small_tiles(20000, 5120, 2048, 0));    // off
+  EXPECT_FALSE(native_small_tiles(20000, 5120, 5120, 132));  // no smaller tiles
 }
 
 TEST(NativePlan, FullTilesFirstByNAlone) {
@@ -185,7 +185,7 @@ TEST(NativePlan, FullTilesFirstByNAlone) {
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 0, 8, 24 * 1024));    // off
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 16, 24 * 1024));  // 48 KiB more
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, 0));
-  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, -1));    // no byte limit
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, -1));       // no byte limit
   EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 1024, 4096, 16, 8, 1 << 30));  // not smaller
 }
 
@@ -229,19 +229,19 @@ using keyed_problem = archscan::detail::scan_problem<
     V*, archscan::detail::keyed<V>, archscan::detail::segmented_op<archscan::detail::callable<::cuda::std::plus<>>>,
     archscan::detail::keyed_exclusive_finish<V, ::cuda::std::plus<>>, archscan::detail::scan_kind::exclusive, true>;
 template <class Out>
-using double_problem = archscan::detail::scan_problem<const double*, Out*, double, archscan::detail::identity_finish,
-                                                      archscan::detail::identity_finish,
-                                                      archscan::detail::scan_kind::inclusive, false>;
+using double_problem =
+    archscan::detail::scan_problem<const double*, Out*, double, archscan::detail::identity_finish,
+                                   archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive, false>;
 
 //! A cluster's kernel is compiled (so the route planned) only where its 16 slots fit beside the tile
 //! within the tile's shared memory limit; a 4 KiB accumulator takes a wave (policy.cuh's promise).
 TEST(NativePlan, ClustersOnlyWhereTheirSlotsFit) {
   using archscan::native_tuning;
   using doubles = double_problem<double>;
-  using blobs   = archscan::detail::scan_problem<const native_plan_types::four_kib*, native_plan_types::four_kib*,
-                                                 native_plan_types::four_kib, archscan::detail::identity_finish,
-                                                 archscan::detail::identity_finish,
-                                                 archscan::detail::scan_kind::inclusive, false>;
+  using blobs =
+      archscan::detail::scan_problem<const native_plan_types::four_kib*, native_plan_types::four_kib*,
+                                     native_plan_types::four_kib, archscan::detail::identity_finish,
+                                     archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive, false>;
   using double_tile = cfg<native_tuning, doubles>::full_tile;
   using blob_tile   = cfg<native_tuning, blobs>::full_tile;
   static_assert(double_tile::cluster_fits && double_tile::cluster_smem_bytes > double_tile::smem_bytes);
@@ -268,8 +268,10 @@ TEST(NativePlan, LargeTilesByNAlone) {
   static_assert(archscan::detail::min_blocks_for<row, row::items_per_thread> == row::min_blocks_per_sm);
   // The look-back kernel's own minimum for row_8's full tiles (the wave's and the cluster's stay
   // min_blocks_per_sm); large and small tiles keep theirs.
-  static_assert(archscan::detail::lookback_min_blocks_for<row, row::items_per_thread> == 3 && row::min_blocks_per_sm == 4);
-  static_assert(archscan::detail::lookback_min_blocks_for<row, large::items_per_thread> == row::large_min_blocks_per_sm);
+  static_assert(archscan::detail::lookback_min_blocks_for<row, row::items_per_thread> == 3 &&
+                row::min_blocks_per_sm == 4);
+  static_assert(archscan::detail::lookback_min_blocks_for<row, large::items_per_thread> ==
+                row::large_min_blocks_per_sm);
   static_assert(archscan::detail::lookback_min_blocks_for<row, row::small_items_per_thread> == row::min_blocks_per_sm);
   using row4 = archscan::native_tuning::row_4;
   static_assert(archscan::detail::lookback_min_blocks_for<row4, row4::items_per_thread> == row4::min_blocks_per_sm);
@@ -283,9 +285,9 @@ TEST(NativePlan, LargeTilesByNAlone) {
   // problem type (and no error).
   static_assert(!cfg<native_tuning, double_problem<wide_item>>::has_large_tiles);
   // row_16's large tiles: 192x21 (16-byte items; threads of their own), against 128x16.
-  using wides = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
-                                               archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
-                                               false>;
+  using wides =
+      archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
+                                     archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive, false>;
   static_assert(cfg<native_tuning, wides>::large_tile::tile_items == 192 * 21);
   static_assert(cfg<native_tuning, wides>::large_tile::threads == 192);
   static_assert(cfg<native_tuning, wides>::full_tile::threads == 128);
@@ -325,8 +327,8 @@ struct four_item_tiles : archscan::native_tuning {
 
 //! The first single tile of native's row for problem type `P`: the ladder's smallest.
 template <class P>
-using first_single_tile =
-    typename cfg<archscan::native_tuning, P>::template tile_of<cfg<archscan::native_tuning, P>::single::items_per_thread>;
+using first_single_tile = typename cfg<archscan::native_tuning,
+                                       P>::template tile_of<cfg<archscan::native_tuning, P>::single::items_per_thread>;
 
 TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   // Problems of at most 1024 items run as one tile of 4 items a thread (8 for 16-byte items, 128
@@ -335,9 +337,9 @@ TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   // rows' single tiles.
   using archscan::native_tuning;
   using doubles = double_problem<double>;
-  using wides   = archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
-                                               archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive,
-                                               false>;
+  using wides =
+      archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
+                                     archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive, false>;
   static_assert(cfg<native_tuning, doubles>::has_single_tiles);
   static_assert(first_single_tile<doubles>::tile_items == 1024);
   static_assert(cfg<native_tuning, wides>::has_single_tiles);
@@ -345,17 +347,14 @@ TEST(NativePlan, SingleTilesOfFewItemsByNAlone) {
   static_assert(cfg<native_tuning, keyed_problem<int>>::has_single_tiles);
   static_assert(first_single_tile<keyed_problem<int>>::tile_items == 1024);
   // The ladders: every step below the full tile, none at or past it.
-  using floats = archscan::detail::scan_problem<const float*, float*, float, archscan::detail::identity_finish,
-                                                archscan::detail::identity_finish,
-                                                archscan::detail::scan_kind::inclusive, false>;
-  static_assert(cfg<native_tuning, floats>::single_step<4>() &&
-                cfg<native_tuning, floats>::single_step<8>() &&
-                cfg<native_tuning, floats>::single_step<16>() &&
-                !cfg<native_tuning, floats>::single_step<32>());
+  using floats =
+      archscan::detail::scan_problem<const float*, float*, float, archscan::detail::identity_finish,
+                                     archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive, false>;
+  static_assert(cfg<native_tuning, floats>::single_step<4>() && cfg<native_tuning, floats>::single_step<8>() &&
+                cfg<native_tuning, floats>::single_step<16>() && !cfg<native_tuning, floats>::single_step<32>());
   static_assert(cfg<native_tuning, floats>::tile_of<16>::tile_items == 4096);
   static_assert(cfg<native_tuning, floats>::full_tile::tile_items == 8192);
-  static_assert(cfg<native_tuning, doubles>::single_step<8>() &&
-                !cfg<native_tuning, doubles>::single_step<16>());
+  static_assert(cfg<native_tuning, doubles>::single_step<8>() && !cfg<native_tuning, doubles>::single_step<16>());
   static_assert(cfg<native_tuning, keyed_problem<double>>::single_step<8>() &&
                 !cfg<native_tuning, keyed_problem<double>>::single_step<16>());
   static_assert(!cfg<native_tuning, wides>::single_step<16>());
@@ -374,7 +373,7 @@ TEST(NativePlan, FirstSetIsWhatTheDeviceHoldsAtOnce) {
   small.blocks_per_sm = 2;
   EXPECT_EQ(make_native_plan(small).first_set, 40);
   EXPECT_EQ(make_native_plan(small).tiles.tile_items, make_native_plan(input(std::int64_t{1} << 30)).tiles.tile_items);
-  EXPECT_EQ(make_native_plan(input(3 * 5120)).first_set, 3);  // never more than the tiles
+  EXPECT_EQ(make_native_plan(input(3 * 5120)).first_set, 3);                      // never more than the tiles
   EXPECT_FALSE(make_native_plan(input(std::int64_t{1} << 30)).dependent_launch);  // the dispatch's call, not the plan's
 }
 

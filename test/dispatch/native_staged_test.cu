@@ -54,8 +54,8 @@ TEST(NativeStaged, PlanStagesWhereTheRowTheDeviceAndThePointersAllow) {
   EXPECT_FALSE(plan_of<staged_everywhere>(in.get(), out.get() + 1, n).staged);
   EXPECT_EQ(plan_of<staged_everywhere>(in.get() + 1, out.get(), n).tiles.grid, 1025);
   // The shipped tuning: from its row's size, on memory of 4000 GB/s or more (the plan allocates nothing).
-  const bool fast_memory    = facts.memory_gbps >= native_tuning::staged_min_memory_gbps;
-  const std::int64_t from   = native_tuning::row_4::staged_from_items;
+  const bool fast_memory  = facts.memory_gbps >= native_tuning::staged_min_memory_gbps;
+  const std::int64_t from = native_tuning::row_4::staged_from_items;
   EXPECT_FALSE(plan_of<native_tuning>(in.get(), out.get(), from - 1).staged);
   EXPECT_EQ(plan_of<native_tuning>(in.get(), out.get(), from).staged, fast_memory)
       << "memory " << facts.memory_gbps << " GB/s";
@@ -91,8 +91,8 @@ TEST(NativeStaged, ExactOperatorsStageFullTilesWhereLargeOnesWouldRun) {
   const std::int64_t n     = large + 5;
   device_buffer<std::int64_t> in64(n + 1), out64(n + 1);
   device_buffer<double> ind(n), outd(n);
-  using row_8              = native_tuning::row_8;
-  const std::int64_t full  = std::int64_t{row_8::block_threads} * row_8::items_per_thread;
+  using row_8             = native_tuning::row_8;
+  const std::int64_t full = std::int64_t{row_8::block_threads} * row_8::items_per_thread;
   // Staged on every device: the mechanism itself.
   const auto exact = plan_of<staged_everywhere>(in64.get(), out64.get(), n);
   EXPECT_TRUE(exact.staged);
@@ -125,9 +125,9 @@ void expect_staged_scans_right(std::uint64_t seed) {
   const policy<Tuning> staged{};
   const ::cuda::std::plus<T> plus{};  // of T: narrow items stay narrow (packed)
   const device_buffer<T> aligned(1);  // the plan reads the pointers' alignment alone
-  const auto full           = plan_of<Tuning>(aligned.get(), aligned.get(), std::int64_t{1} << 34).tiles;
-  const std::int64_t tile   = full.tile_items;
-  const std::int64_t blocks = full.grid;
+  const auto full                 = plan_of<Tuning>(aligned.get(), aligned.get(), std::int64_t{1} << 34).tiles;
+  const std::int64_t tile         = full.tile_items;
+  const std::int64_t blocks       = full.grid;
   std::vector<std::int64_t> sizes = {tile * blocks * 5 - 1};
   if (!short_run()) {
     // Fewer tiles than blocks (blocks that find no tile): half as many, or the fewest that stage where
@@ -192,8 +192,10 @@ TEST(NativeStaged, ExactOperatorsPastTheLargeTilesScanRight) {
   thrust::inclusive_scan(staged, in.begin(), in.end(), out.begin(), ::cuda::maximum<std::int64_t>{});
   expect_equal(out, host_scan(h, ::cuda::maximum<std::int64_t>{}, false, false, std::int64_t{0}), "maximum", n);
   out.poison();
-  thrust::exclusive_scan(staged, in.begin(), in.end(), out.begin(), std::int64_t{-3}, ::cuda::std::bit_xor<std::int64_t>{});
-  expect_equal(out, host_scan(h, ::cuda::std::bit_xor<std::int64_t>{}, true, true, std::int64_t{-3}), "xor, seed -3", n);
+  thrust::exclusive_scan(staged, in.begin(), in.end(), out.begin(), std::int64_t{-3},
+                         ::cuda::std::bit_xor<std::int64_t>{});
+  expect_equal(out, host_scan(h, ::cuda::std::bit_xor<std::int64_t>{}, true, true, std::int64_t{-3}), "xor, seed -3",
+               n);
   out.poison();
   thrust::inclusive_scan(staged, in.begin(), in.end(), out.begin(), declared_max{});
   expect_equal(out, host_scan(h, declared_max{}, false, false, std::int64_t{0}), "declared maximum", n);
@@ -203,7 +205,8 @@ TEST(NativeStaged, ExactOperatorsPastTheLargeTilesScanRight) {
   std::vector<std::uint64_t> u(h.size());
   for (std::size_t i = 0; i < h.size(); ++i) u[i] = static_cast<std::uint64_t>(h[i]) | 1u;  // odd: never 0
   device_buffer<std::uint64_t> uin(u);
-  thrust::inclusive_scan(staged, uin.begin(), uin.end(), uin.begin(), ::cuda::std::multiplies<std::uint64_t>{});  // in place
+  thrust::inclusive_scan(staged, uin.begin(), uin.end(), uin.begin(),
+                         ::cuda::std::multiplies<std::uint64_t>{});  // in place
   expect_equal(uin, host_scan(u, ::cuda::std::multiplies<std::uint64_t>{}, false, false, std::uint64_t{0}),
                "wrapping product, in place", n);
 }
@@ -231,7 +234,7 @@ struct small_item {
 //! the device, and the last item against the host's sum (wrapping to T).
 template <class T, class Tuning>
 void expect_staged_beyond_int32_indices() {
-  const std::int64_t n = (std::int64_t{1} << 31) + 4099;
+  const std::int64_t n   = (std::int64_t{1} << 31) + 4099;
   std::size_t free_bytes = 0, total = 0;
   ARCHSCAN_CUDA_OK(cudaMemGetInfo(&free_bytes, &total));
   if (free_bytes < static_cast<std::size_t>(n) * 3 * sizeof(T) + (1ull << 30)) {

@@ -164,10 +164,10 @@ TEST(RankCarry, EveryRankSeesADisagreement) {
 }
 
 TEST(RankCarry, ByKeyInputsHaveAKeyedBoundaryOthersNone) {
-  const int keys[3] = {4, 4, 5};
+  const int keys[3]   = {4, 4, 5};
   const int values[3] = {1, 2, 3};
-  const auto input = archscan::detail::make_keyed_input<int>(keys + 0, values + 0, thrust::equal_to<int>{}, 3);
-  using of_keyed   = archscan::detail::boundary_of<std::decay_t<decltype(input)>>;
+  const auto input    = archscan::detail::make_keyed_input<int>(keys + 0, values + 0, thrust::equal_to<int>{}, 3);
+  using of_keyed      = archscan::detail::boundary_of<std::decay_t<decltype(input)>>;
   static_assert(std::is_same_v<of_keyed::type, archscan::detail::keyed_boundary<const int*, thrust::equal_to<int>>>);
   static_assert(std::is_same_v<archscan::detail::boundary_of<const int*>::type, no_boundary>);
   const auto bound = of_keyed::get(input);
@@ -212,7 +212,7 @@ TEST(RankLayout, ChunksDependOnTheTileCountAlone) {
   using archscan::dispatch::rank_tiles_per_chunk;
   for (std::int64_t tiles : {std::int64_t{1}, std::int64_t{12}, std::int64_t{4096}, std::int64_t{8191},
                              std::int64_t{209716}, std::int64_t{419431}, std::int64_t{1} << 33}) {
-    const std::int64_t per = rank_tiles_per_chunk(tiles);
+    const std::int64_t per    = rank_tiles_per_chunk(tiles);
     const std::int64_t chunks = (tiles + per - 1) / per;
     EXPECT_GE(per, 1);
     EXPECT_LE(chunks, 8192) << tiles << " tiles";

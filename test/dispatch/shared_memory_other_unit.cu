@@ -28,17 +28,17 @@ std::vector<std::vector<wide>> scan_in_other_unit(const std::vector<wide>& h) {
 
 void launch_in_other_unit(const wide_problem& p, const dispatch::single_pass_plan& pl, void* d_temp) {
   dispatch::family_dispatch<turing_family>::launch<turing_tuning, no_hooks>(p, pl, detail::current_device_facts(),
-                                                                             d_temp, nullptr);
+                                                                            d_temp, nullptr);
 }
 
 void launch_in_other_unit(const wide_problem& p, const dispatch::blelloch_plan& pl, void* d_temp) {
   dispatch::family_dispatch<blelloch_family>::launch<blelloch_tuning, no_hooks>(p, pl, detail::current_device_facts(),
-                                                                                 d_temp, nullptr);
+                                                                                d_temp, nullptr);
 }
 
 void launch_in_other_unit(const double_problem& p, const dispatch::single_pass_plan& pl, void* d_temp) {
   dispatch::family_dispatch<native_family>::launch<native_tuning, no_hooks>(p, pl, detail::current_device_facts(),
-                                                                             d_temp, nullptr);
+                                                                            d_temp, nullptr);
 }
 
 }  // namespace archscan::test::shared_memory

@@ -75,7 +75,7 @@ TEST(SharedMemoryOptIn, BlellochBlocksAbove48KiB) {
 TEST(SharedMemoryOptIn, KernelCopiesOfTwoUnits) {
   ARCHSCAN_REQUIRE_GPU();
   if (smem_optin_limit() < 168 * 1024) GTEST_SKIP() << "the device cannot give a blelloch block of wide items";
-  constexpr std::int64_t n = 5000;  // 5 blelloch blocks, then one of their sums: the shared kernel
+  constexpr std::int64_t n  = 5000;  // 5 blelloch blocks, then one of their sums: the shared kernel
   const std::vector<wide> h = items(n);
   device_buffer<wide> in(h);
   device_buffer<wide> out(n);
@@ -92,7 +92,7 @@ TEST(SharedMemoryOptIn, KernelCopiesOfTwoUnits) {
 //! Plans `p` here with `Family`'s dispatch, launches it in the other unit, and returns the output.
 template <class Family, class Tuning, class Problem, class T>
 std::vector<T> plan_here_launch_there(Problem p, device_buffer<T>& out) {
-  using dispatch = archscan::dispatch::family_dispatch<Family>;
+  using dispatch  = archscan::dispatch::family_dispatch<Family>;
   const auto plan = dispatch::template plan<Tuning, archscan::no_hooks>(p, archscan::detail::current_device_facts());
   device_buffer<unsigned char> temp(static_cast<std::int64_t>(plan.temp_bytes));
   out.poison();
@@ -107,8 +107,8 @@ void check_wide_plan_here_launch_there(const char* name) {
     const std::vector<wide> h = items(n);
     device_buffer<wide> in(h);
     device_buffer<wide> out(n);
-    const std::vector<wide> r = plan_here_launch_there<Family, Tuning>(
-        wide_problem{in.get(), nullptr, n, combine{}, {}, wide{}, {}}, out);
+    const std::vector<wide> r =
+        plan_here_launch_there<Family, Tuning>(wide_problem{in.get(), nullptr, n, combine{}, {}, wide{}, {}}, out);
     ASSERT_EQ(first_wrong(h, r), -1) << name << ", n = " << n;
   }
 }

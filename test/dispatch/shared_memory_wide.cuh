@@ -73,14 +73,14 @@ std::vector<std::vector<wide>> scan_in_other_unit(const std::vector<wide>& h);
 // this program instantiates each family's plan for them in shared_memory_test.cu only and its launch
 // in shared_memory_other_unit.cu only: the launch runs the other unit's copies of the kernels.
 using wide_problem   = detail::scan_problem<const wide*, wide*, wide, combine, detail::identity_finish,
-                                            detail::scan_kind::inclusive, false>;
+                                          detail::scan_kind::inclusive, false>;
 using double_problem = detail::scan_problem<const double*, double*, double, ::cuda::std::plus<double>,
                                             detail::identity_finish, detail::scan_kind::inclusive, false>;
 
 //! Defined in shared_memory_other_unit.cu: family_dispatch<F>::launch of a plan made elsewhere, on the
 //! default stream (no synchronization).
 void launch_in_other_unit(const wide_problem& p, const dispatch::single_pass_plan& pl, void* d_temp);    // turing
-void launch_in_other_unit(const wide_problem& p, const dispatch::blelloch_plan& pl, void* d_temp);      // blelloch
+void launch_in_other_unit(const wide_problem& p, const dispatch::blelloch_plan& pl, void* d_temp);       // blelloch
 void launch_in_other_unit(const double_problem& p, const dispatch::single_pass_plan& pl, void* d_temp);  // native
 
 }  // namespace archscan::test::shared_memory

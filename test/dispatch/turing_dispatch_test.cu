@@ -12,9 +12,9 @@
 
 namespace {
 
+using archscan::dispatch::fit_carveout;
 using archscan::dispatch::make_turing_plan;
 using archscan::dispatch::single_pass_route;
-using archscan::dispatch::fit_carveout;
 using archscan::dispatch::turing_plan_input;
 
 std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
@@ -71,8 +71,8 @@ TEST(TuringPlan, WaveWhileEveryTileFitsOnTheDevice) {
   in                = input(20000);
   in.wave_max_tiles = 0;
   EXPECT_EQ(make_turing_plan(in).route, single_pass_route::lookback);
-  in                          = input(std::int64_t{600} * 5120);
-  in.wave_blocks_per_sm       = 4;  // 528 fit
+  in                    = input(std::int64_t{600} * 5120);
+  in.wave_blocks_per_sm = 4;  // 528 fit
   EXPECT_EQ(make_turing_plan(in).route, single_pass_route::lookback);
   in.small_wave_blocks_per_sm = 0;  // a small wave that does not fit falls back to full tiles
   in.n                        = 20000;

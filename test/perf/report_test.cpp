@@ -32,7 +32,7 @@ TEST(PerfJson, ReadsNonFiniteCountersAndEscapes) {
      "median_us": 5, "spread": 1e-5, "ratio_to_cub": NaN, "GBps": Infinity, "other": -Infinity, "bytes": 8192},
     {"name": "inclusive_scan/float/1024/cub/manual_time", "median_us": Infinity, "ratio_to_cub": -NaN},
     {"name": "inclusive_scan/float/2048/cub/manual_time", "median_us": NaN, "copy_GBps": 3000}]})";
-  const run r = parse_run(doc);
+  const run r           = parse_run(doc);
   ASSERT_EQ(3u, r.results.size());
   EXPECT_EQ("inclusive_scan/float/1024/archscan::turing", r.results[0].key());  // escaped '/' split the name
   EXPECT_DOUBLE_EQ(5.0, r.results[0].median_us);
@@ -50,9 +50,9 @@ TEST(PerfJson, RejectsMalformedInput) {
   EXPECT_THROW(parse_results("{\"benchmarks\": [1, }"), std::runtime_error);
   EXPECT_THROW(parse_results("{\"benchmarks\": [1, 2"), std::runtime_error);
   EXPECT_THROW(parse_results("{\"benchmarks\": []} extra"), std::runtime_error);
-  EXPECT_THROW(parse_results("[]"), std::runtime_error);                       // not an object
-  EXPECT_THROW(parse_results("{\"context\": {}}"), std::runtime_error);        // neither form
-  EXPECT_THROW(parse_results("{\"cases\": {}}"), std::runtime_error);          // cases without the format
+  EXPECT_THROW(parse_results("[]"), std::runtime_error);                 // not an object
+  EXPECT_THROW(parse_results("{\"context\": {}}"), std::runtime_error);  // neither form
+  EXPECT_THROW(parse_results("{\"cases\": {}}"), std::runtime_error);    // cases without the format
   EXPECT_TRUE(parse_results("{\"benchmarks\": []}").empty());
 }
 
@@ -77,7 +77,7 @@ TEST(PerfResults, MergesRepetitionsByMedian) {
     {"name": "inclusive_scan/float/1024/cub/manual_time", "run_type": "iteration", "median_us": 5, "spread": 0.01},
     {"name": "inclusive_scan/float/1024/cub/manual_time", "run_type": "iteration", "median_us": 4, "spread": 0.01},
     {"name": "inclusive_scan/float/1024/cub/manual_time_median", "run_type": "aggregate", "median_us": 4}]})";
-  const auto rs = parse_results(doc);
+  const auto rs         = parse_results(doc);
   ASSERT_EQ(1u, rs.size());
   EXPECT_DOUBLE_EQ(4.0, rs[0].median_us);
   EXPECT_DOUBLE_EQ(0.5, rs[0].spread);  // (5 - 3) / 4: the spread across repetitions dominates
@@ -154,9 +154,9 @@ TEST(PerfCompact, IsABaselineOfTheGates) {
   EXPECT_FALSE(compare(base, load_results(fixtures + "/candidate_within_noise.json"), 0.05, &again).failed());
   EXPECT_TRUE(compare(base, load_results(fixtures + "/candidate_slow.json"), 0.05, &again).failed());
 
-  const run old_build = parse_run(compact_json(load_run(fixtures + "/cccl_old.json")));
-  const run new_build = load_run(fixtures + "/cccl_new.json");
-  const run rerun     = load_run(fixtures + "/cccl_old_rerun.json");
+  const run old_build        = parse_run(compact_json(load_run(fixtures + "/cccl_old.json")));
+  const run new_build        = load_run(fixtures + "/cccl_new.json");
+  const run rerun            = load_run(fixtures + "/cccl_old_rerun.json");
   const release_comparison c = compare_releases(old_build, new_build, 0.05, &rerun);
   EXPECT_TRUE(c.warnings.empty());
   EXPECT_EQ(verdict::regression, c.gate.rows[0].outcome);
@@ -180,21 +180,22 @@ TEST(PerfCompact, CommittedResultsLoadAndStaySmall) {
 }
 
 TEST(PerfGate, UnchangedRunPasses) {
-  const auto base = load_results(fixtures + "/baseline.json");
+  const auto base    = load_results(fixtures + "/baseline.json");
   const comparison c = compare(base, base, 0.05);
   EXPECT_FALSE(c.failed());
   for (const auto& r : c.rows) EXPECT_EQ(verdict::unchanged, r.outcome) << r.key;
 }
 
 TEST(PerfGate, SlowerBeyondThresholdAndNoiseFails) {
-  const auto base = load_results(fixtures + "/baseline.json");
-  const auto slow = load_results(fixtures + "/candidate_slow.json");
+  const auto base  = load_results(fixtures + "/baseline.json");
+  const auto slow  = load_results(fixtures + "/candidate_slow.json");
   const auto again = load_results(fixtures + "/rerun.json");
   EXPECT_TRUE(compare(base, slow, 0.05).failed());
   EXPECT_TRUE(compare(base, slow, 0.05, &again).failed());  // 20% > 5% + 5% noise
   EXPECT_FALSE(compare(base, slow, 0.25).failed());         // a looser threshold lets it pass
   const comparison c = compare(base, slow, 0.05);
-  const auto bad = std::find_if(c.rows.begin(), c.rows.end(), [](const comparison_row& r) { return r.outcome == verdict::regression; });
+  const auto bad     = std::find_if(c.rows.begin(), c.rows.end(),
+                                    [](const comparison_row& r) { return r.outcome == verdict::regression; });
   ASSERT_NE(c.rows.end(), bad);
   EXPECT_EQ("exclusive_scan/int32/268435456/archscan::blelloch", bad->key);
   EXPECT_NEAR(1.2, bad->ratio, 1e-12);
@@ -204,8 +205,8 @@ TEST(PerfGate, SlowerWithinMeasuredNoisePasses) {
   const auto base  = load_results(fixtures + "/baseline.json");
   const auto cand  = load_results(fixtures + "/candidate_within_noise.json");  // one case 8% slower
   const auto again = load_results(fixtures + "/rerun.json");                   // the same build moved it 5%
-  EXPECT_TRUE(compare(base, cand, 0.05).failed());            // spreads of 1% only: 8% > 6%
-  const comparison c = compare(base, cand, 0.05, &again);    // 8% < 5% + 5%
+  EXPECT_TRUE(compare(base, cand, 0.05).failed());                             // spreads of 1% only: 8% > 6%
+  const comparison c = compare(base, cand, 0.05, &again);                      // 8% < 5% + 5%
   EXPECT_FALSE(c.failed());
   for (const auto& r : c.rows)
     if (r.key == "exclusive_scan/int32/268435456/archscan::blelloch") {
@@ -217,10 +218,10 @@ TEST(PerfGate, SlowerWithinMeasuredNoisePasses) {
 TEST(PerfGate, FasterAndAddedCasesPassMissingCasesFailUnlessAllowed) {
   auto base = load_results(fixtures + "/baseline.json");
   auto cand = base;
-  cand[0].median_us *= 0.5;                     // faster
-  cand.pop_back();                              // missing in the candidate
+  cand[0].median_us *= 0.5;  // faster
+  cand.pop_back();           // missing in the candidate
   result extra = base[0];
-  extra.impl   = "archscan::turing";            // new in the candidate
+  extra.impl   = "archscan::turing";  // new in the candidate
   cand.push_back(extra);
   EXPECT_TRUE(compare(base, cand, 0.05).failed());  // a lost case (it errored in the candidate) fails
   const comparison c = compare(base, cand, 0.05, nullptr, /*allow_missing=*/true);
@@ -231,7 +232,8 @@ TEST(PerfGate, FasterAndAddedCasesPassMissingCasesFailUnlessAllowed) {
   const std::string md = markdown_comparison(c);
   EXPECT_NE(std::string::npos, md.find("PASS"));
   EXPECT_NE(std::string::npos, md.find("| candidate / baseline |"));
-  EXPECT_NE(std::string::npos, markdown_comparison(compare(base, load_results(fixtures + "/candidate_slow.json"), 0.05)).find("FAIL"));
+  EXPECT_NE(std::string::npos,
+            markdown_comparison(compare(base, load_results(fixtures + "/candidate_slow.json"), 0.05)).find("FAIL"));
 }
 
 // ---- repeated runs of two builds (archscan-compare --runs-old ... --runs-new ...) -------------------------
@@ -243,7 +245,7 @@ std::vector<run> runs_of(const std::string& key, const std::vector<double>& us) 
                           .at(0);
   std::vector<run> out(us.size());
   for (std::size_t i = 0; i < us.size(); ++i) {
-    out[i].results = {like};
+    out[i].results              = {like};
     out[i].results[0].median_us = us[i];
   }
   return out;
@@ -258,9 +260,8 @@ std::vector<run> merge_runs(std::vector<run> a, const std::vector<run>& b) {
 
 TEST(PerfRunsGate, OldRunsSpreadingFifteenPercentHideATenPercentShift) {
   // blelloch's by-key scans at 2^24..2^28 drift +-15% over a minute: a +10% new median is within that.
-  const std::string key = "exclusive_scan_by_key/int32/16777216/archscan::blelloch";
-  const runs_comparison c =
-      compare_runs(runs_of(key, {8500, 10000, 11500}), runs_of(key, {11000, 10900, 11200}), 0.05);
+  const std::string key   = "exclusive_scan_by_key/int32/16777216/archscan::blelloch";
+  const runs_comparison c = compare_runs(runs_of(key, {8500, 10000, 11500}), runs_of(key, {11000, 10900, 11200}), 0.05);
   ASSERT_EQ(1u, c.gate.rows.size());
   const comparison_row& r = c.gate.rows[0];
   EXPECT_DOUBLE_EQ(10000, r.baseline_us);
@@ -276,9 +277,9 @@ TEST(PerfRunsGate, OldRunsSpreadingFifteenPercentHideATenPercentShift) {
 }
 
 TEST(PerfRunsGate, TightRunsAndAnEightPercentShiftFail) {
-  const std::string key = "exclusive_scan/int32/1048576/archscan::turing";
-  const auto old_runs   = runs_of(key, {20.0, 20.1, 19.9});
-  const auto new_runs   = runs_of(key, {21.6, 21.7, 21.5});
+  const std::string key   = "exclusive_scan/int32/1048576/archscan::turing";
+  const auto old_runs     = runs_of(key, {20.0, 20.1, 19.9});
+  const auto new_runs     = runs_of(key, {21.6, 21.7, 21.5});
   const runs_comparison c = compare_runs(old_runs, new_runs, 0.05);
   EXPECT_NEAR(1.08, c.gate.rows[0].ratio, 1e-12);
   EXPECT_NEAR(0.005, c.gate.rows[0].noise, 1e-12);  // 8% > 5% + 0.5%
@@ -311,17 +312,20 @@ TEST(PerfRunsGate, MissingCasesFailAddedCasesPassAndRunsMayLackACase) {
   EXPECT_TRUE(c.failed());
   EXPECT_FALSE(compare_runs(old_runs, new_runs, 0.05, /*allow_missing=*/true).failed());
   const std::string md = markdown_runs_comparison(c);
-  EXPECT_NE(std::string::npos, md.find("| " + b + " | 8.00 | - | - | 0.0% | missing in candidate | 8.00, 8.00, 8.00 (±0.0%) | - (±0.0%) |"));
+  EXPECT_NE(
+      std::string::npos,
+      md.find("| " + b + " | 8.00 | - | - | 0.0% | missing in candidate | 8.00, 8.00, 8.00 (±0.0%) | - (±0.0%) |"));
   EXPECT_NE(std::string::npos, md.find("0 regression(s), 1 case(s) missing from every new run: FAIL"));
   EXPECT_THROW(compare_runs({}, new_runs, 0.05), std::runtime_error);
 }
 
 TEST(PerfRunsGate, GeomeansPerImplementationWithCubAsTheControl) {
-  const runs_comparison c = compare_runs({load_run(fixtures + "/runs_old_1.json"), load_run(fixtures + "/runs_old_2.json"),
-                                          load_run(fixtures + "/runs_old_3.json")},
-                                         {load_run(fixtures + "/runs_new_1.json"), load_run(fixtures + "/runs_new_2.json"),
-                                          load_run(fixtures + "/runs_new_3.json")},
-                                         0.05);
+  const runs_comparison c =
+      compare_runs({load_run(fixtures + "/runs_old_1.json"), load_run(fixtures + "/runs_old_2.json"),
+                    load_run(fixtures + "/runs_old_3.json")},
+                   {load_run(fixtures + "/runs_new_1.json"), load_run(fixtures + "/runs_new_2.json"),
+                    load_run(fixtures + "/runs_new_3.json")},
+                   0.05);
   ASSERT_EQ(4u, c.gate.rows.size());
   EXPECT_EQ(3u, c.old_runs);
   ASSERT_EQ(3u, c.geomeans.size());
@@ -340,9 +344,11 @@ TEST(PerfRunsGate, GeomeansPerImplementationWithCubAsTheControl) {
   const std::string md = markdown_runs_comparison(c);
   EXPECT_NE(std::string::npos, md.find("| cub (control) | 2 | 1.0086 | +0.86% |"));
   EXPECT_NE(std::string::npos, md.find("| archscan::turing | 1 | 1.0800 | +8.00% |"));
-  EXPECT_NE(std::string::npos, md.find("Control: CUB is compiled from the same CCCL in both builds, so its geomean (+0.86%"));
-  EXPECT_NE(std::string::npos, md.find("| exclusive_scan/int32/1048576/archscan::turing | 20.00 | 21.60 | 1.080 | 0.5% | "
-                                       "REGRESSION | 20.00, 20.10, 19.90 (±0.5%) | 21.60, 21.70, 21.50 (±0.5%) |"));
+  EXPECT_NE(std::string::npos,
+            md.find("Control: CUB is compiled from the same CCCL in both builds, so its geomean (+0.86%"));
+  EXPECT_NE(std::string::npos,
+            md.find("| exclusive_scan/int32/1048576/archscan::turing | 20.00 | 21.60 | 1.080 | 0.5% | "
+                    "REGRESSION | 20.00, 20.10, 19.90 (±0.5%) | 21.60, 21.70, 21.50 (±0.5%) |"));
   EXPECT_NE(std::string::npos, md.find("1 regression(s), 0 case(s) missing from every new run: FAIL"));
 }
 
@@ -354,9 +360,9 @@ TEST(PerfRunsGate, MedianRunIsThePerCaseMedianOverRuns) {
   ASSERT_EQ(4u, m.results.size());
   EXPECT_EQ("exclusive_scan_by_key/int32/16777216/archscan::blelloch", m.results[3].key());
   EXPECT_DOUBLE_EQ(10000, m.results[3].median_us);
-  EXPECT_NEAR(0.3, m.results[3].spread, 1e-12);  // (11500 - 8500) / 10000 beats each run's 1%
+  EXPECT_NEAR(0.3, m.results[3].spread, 1e-12);   // (11500 - 8500) / 10000 beats each run's 1%
   EXPECT_NEAR(0.02, m.results[0].spread, 1e-12);  // (10.1 - 9.9) / 10
-  const run back = parse_run(compact_json(m));  // what revision_ab.sh commits as old_medians.json
+  const run back = parse_run(compact_json(m));    // what revision_ab.sh commits as old_medians.json
   EXPECT_EQ("3", back.context.at("runs"));
   EXPECT_DOUBLE_EQ(10000, back.results[3].median_us);
   EXPECT_TRUE(median_run({}).results.empty());
@@ -372,14 +378,15 @@ TEST(PerfRuns, RecordTheCcclOfTheBuild) {
   EXPECT_EQ(10u, old_build.results.size());
   // Files written before archscan-bench recorded `cccl`: the CCCL named in `versions`, else nothing.
   EXPECT_EQ("cccl 3.0.1", parse_run(R"({"context": {"versions": "CUDA driver API 13.0, CUDA runtime 13.0, CCCL 3.0.1"},
-                                        "benchmarks": []})").cccl);
+                                        "benchmarks": []})")
+                              .cccl);
   EXPECT_EQ("", load_run(fixtures + "/baseline.json").cccl);
 }
 
 TEST(PerfReleases, GateAppliesToCubAndPoliciesAreRatiosWithinEachBuild) {
-  const run old_build = load_run(fixtures + "/cccl_old.json");
-  const run new_build = load_run(fixtures + "/cccl_new.json");
-  const run rerun     = load_run(fixtures + "/cccl_old_rerun.json");
+  const run old_build        = load_run(fixtures + "/cccl_old.json");
+  const run new_build        = load_run(fixtures + "/cccl_new.json");
+  const run rerun            = load_run(fixtures + "/cccl_old_rerun.json");
   const release_comparison c = compare_releases(old_build, new_build, 0.05, &rerun);
   EXPECT_EQ("cccl 3.0.1", c.old_cccl);
   EXPECT_EQ("cccl 3.5.0", c.new_cccl);
@@ -392,7 +399,7 @@ TEST(PerfReleases, GateAppliesToCubAndPoliciesAreRatiosWithinEachBuild) {
   EXPECT_EQ("exclusive_scan/int32/268435456/cub", c.gate.rows[0].key);
   EXPECT_EQ(268435456u, c.cases[0].n);
   EXPECT_NEAR(960.0 / 880.0, c.gate.rows[0].ratio, 1e-12);
-  EXPECT_NEAR(4.0 / 880.0, c.gate.rows[0].noise, 1e-12);  // from the rerun, not the 1% spreads
+  EXPECT_NEAR(4.0 / 880.0, c.gate.rows[0].noise, 1e-12);   // from the rerun, not the 1% spreads
   EXPECT_EQ(verdict::regression, c.gate.rows[0].outcome);  // 9.1% > 5% + 0.45%
   EXPECT_NEAR(880.0 / 890.0, c.cases[0].old_ratio[0], 1e-12);
   EXPECT_NEAR(960.0 / 900.0, c.cases[0].new_ratio[0], 1e-12);
@@ -401,7 +408,7 @@ TEST(PerfReleases, GateAppliesToCubAndPoliciesAreRatiosWithinEachBuild) {
 
   EXPECT_EQ("double", c.cases[1].type);
   EXPECT_EQ(verdict::faster, c.gate.rows[1].outcome);
-  EXPECT_EQ(0.0, c.cases[1].new_ratio[0]);  // kepler_nosync is absent from the new build's double 2^16
+  EXPECT_EQ(0.0, c.cases[1].new_ratio[0]);                // kepler_nosync is absent from the new build's double 2^16
   EXPECT_EQ(verdict::unchanged, c.gate.rows[2].outcome);  // float: 4% < 5%
   EXPECT_TRUE(c.failed());
 
@@ -414,24 +421,25 @@ TEST(PerfReleases, GateAppliesToCubAndPoliciesAreRatiosWithinEachBuild) {
 }
 
 TEST(PerfReleases, MarkdownShowsBothReleasesAndTheGate) {
-  const run old_build = load_run(fixtures + "/cccl_old.json");
-  const run new_build = load_run(fixtures + "/cccl_new.json");
-  const run rerun     = load_run(fixtures + "/cccl_old_rerun.json");
+  const run old_build  = load_run(fixtures + "/cccl_old.json");
+  const run new_build  = load_run(fixtures + "/cccl_new.json");
+  const run rerun      = load_run(fixtures + "/cccl_old_rerun.json");
   const std::string md = markdown_release_comparison(compare_releases(old_build, new_build, 0.05, &rerun));
   EXPECT_NE(std::string::npos, md.find("cccl 3.0.1 (old) vs cccl 3.5.0 (new)"));
   EXPECT_NE(std::string::npos, md.find("| CUB new/old | change | noise | verdict | kepler_nosync | turing_nosync |"));
-  EXPECT_NE(std::string::npos,
-            md.find("| exclusive_scan | int32 | 2^28 | 880.00 | 960.00 | 0.917 | +9.1% | 0.5% | REGRESSION | 0.989 → 1.067 | "
-                    "1.073 → 1.157 |"));
+  EXPECT_NE(
+      std::string::npos,
+      md.find("| exclusive_scan | int32 | 2^28 | 880.00 | 960.00 | 0.917 | +9.1% | 0.5% | REGRESSION | 0.989 → 1.067 | "
+              "1.073 → 1.157 |"));
   EXPECT_NE(std::string::npos, md.find("| 0.947 → - |"));  // absent from the new build
   EXPECT_NE(std::string::npos, md.find("1 regression(s), 0 case(s) missing from the new build: FAIL"));
   EXPECT_EQ(std::string::npos, md.find("warning"));
 }
 
 TEST(PerfReleases, WarnsWhenTheFilesAreNotTwoReleasesOfOneMachine) {
-  const run old_build = load_run(fixtures + "/cccl_old.json");
-  run other_gpu       = load_run(fixtures + "/cccl_new.json");
-  other_gpu.device    = "NVIDIA H200";
+  const run old_build        = load_run(fixtures + "/cccl_old.json");
+  run other_gpu              = load_run(fixtures + "/cccl_new.json");
+  other_gpu.device           = "NVIDIA H200";
   const release_comparison c = compare_releases(old_build, other_gpu, 0.05, &other_gpu);
   ASSERT_EQ(2u, c.warnings.size());
   EXPECT_NE(std::string::npos, c.warnings[0].find("different devices"));

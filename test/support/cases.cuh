@@ -79,15 +79,15 @@ struct family_policies<Family, policy_list<P...>> {
 //! typed, so that every form accumulates in the item's width and wraps), a max, and a
 //! non-commutative user type. One list, as X(value, operator) entries, for code that must name each
 //! (explicit instantiations: test/thrust/scan_by_key_oracles.cu), and as a type below.
-#define ARCHSCAN_SCAN_VALUE_OPS(X)                \
-  X(std::int32_t, thrust::plus<>)                 \
-  X(std::int32_t, thrust::maximum<>)              \
-  X(std::uint8_t, thrust::plus<>)                 \
-  X(std::int8_t, thrust::plus<std::int8_t>)       \
-  X(std::int16_t, thrust::plus<std::int16_t>)     \
-  X(std::int64_t, thrust::plus<>)                 \
-  X(float, thrust::plus<>)                        \
-  X(double, thrust::plus<>)                       \
+#define ARCHSCAN_SCAN_VALUE_OPS(X)            \
+  X(std::int32_t, thrust::plus<>)             \
+  X(std::int32_t, thrust::maximum<>)          \
+  X(std::uint8_t, thrust::plus<>)             \
+  X(std::int8_t, thrust::plus<std::int8_t>)   \
+  X(std::int16_t, thrust::plus<std::int16_t>) \
+  X(std::int64_t, thrust::plus<>)             \
+  X(float, thrust::plus<>)                    \
+  X(double, thrust::plus<>)                   \
   X(mat2, mat2_mul)
 
 template <class List>
@@ -109,7 +109,7 @@ struct cross_list<Policies, type_list<VO...>> {
 //! scan_value_ops crossed with `Policies`.
 template <class Policies>
 using scan_cases_of = typename to_gtest<typename cross_list<Policies, scan_value_ops>::type>::type;
-using scan_cases = scan_cases_of<all_policies>;
+using scan_cases    = scan_cases_of<all_policies>;
 //! The same cases with the policies of one family, for suites heavy enough to compile in one
 //! translation unit per family.
 template <class Family>
@@ -173,7 +173,7 @@ std::vector<T> host_scan(const std::vector<T>& items, Op op, bool exclusive, boo
   for (std::size_t i = 0; i < items.size(); ++i) {
     const A x = static_cast<A>(items[i]);
     if (exclusive) out[i] = static_cast<T>(acc);
-    acc = have ? static_cast<A>(op(acc, x)) : x;
+    acc  = have ? static_cast<A>(op(acc, x)) : x;
     have = true;
     if (!exclusive) out[i] = static_cast<T>(acc);
   }

@@ -46,15 +46,15 @@ bool close(const T& x, const T& ref, double scale) {
 
 //! `scale[i]` bounds the magnitude of result i (ignored for exact types).
 template <class T>
-::testing::AssertionResult agree(const std::string& what, const std::vector<T>& archscan,
-                                 const std::vector<T>& cub, const std::vector<T>& thrust_par,
-                                 const std::vector<T>& reference, const std::vector<double>& scale) {
+::testing::AssertionResult agree(const std::string& what, const std::vector<T>& archscan, const std::vector<T>& cub,
+                                 const std::vector<T>& thrust_par, const std::vector<T>& reference,
+                                 const std::vector<double>& scale) {
   const std::size_t n = reference.size();
   if (archscan.size() != n || cub.size() != n || thrust_par.size() != n) {
     return ::testing::AssertionFailure() << what << ": size mismatch";
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const double s = scale.empty() ? 1.0 : scale[i];
+    const double s  = scale.empty() ? 1.0 : scale[i];
     const bool a_ok = close(archscan[i], reference[i], s);
     const bool c_ok = close(cub[i], reference[i], s);
     const bool t_ok = close(thrust_par[i], reference[i], s);
@@ -62,8 +62,8 @@ template <class T>
     auto f = ::testing::AssertionFailure();
     f << what << ": first disagreement at index " << i << " of " << n << ": archscan=" << show(archscan[i])
       << " cub=" << show(cub[i]) << " thrust::cuda::par=" << show(thrust_par[i])
-      << " host reference=" << show(reference[i]) << ". Departing from the host reference:"
-      << (a_ok ? "" : " archscan") << (c_ok ? "" : " CUB") << (t_ok ? "" : " thrust::cuda::par");
+      << " host reference=" << show(reference[i]) << ". Departing from the host reference:" << (a_ok ? "" : " archscan")
+      << (c_ok ? "" : " CUB") << (t_ok ? "" : " thrust::cuda::par");
     if (!c_ok || !t_ok) f << " (CUB/Thrust departing too suggests a CCCL change or a wrong reference)";
     return f;
   }
@@ -78,9 +78,8 @@ template <class T>
   if (got.size() != reference.size()) return ::testing::AssertionFailure() << what << ": size mismatch";
   for (std::size_t i = 0; i < reference.size(); ++i) {
     if (close(got[i], reference[i], scale.empty() ? 1.0 : scale[i])) continue;
-    return ::testing::AssertionFailure() << what << ": first disagreement at index " << i << " of "
-                                         << reference.size() << ": archscan=" << show(got[i])
-                                         << " host reference=" << show(reference[i]);
+    return ::testing::AssertionFailure() << what << ": first disagreement at index " << i << " of " << reference.size()
+                                         << ": archscan=" << show(got[i]) << " host reference=" << show(reference[i]);
   }
   return ::testing::AssertionSuccess();
 }

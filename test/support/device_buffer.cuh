@@ -23,7 +23,7 @@ class device_buffer {
   explicit device_buffer(const std::vector<T>& h) : device_buffer(static_cast<std::int64_t>(h.size())) {
     if (n_ > 0) check(cudaMemcpy(d_, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
   }
-  device_buffer(const device_buffer&) = delete;
+  device_buffer(const device_buffer&)            = delete;
   device_buffer& operator=(const device_buffer&) = delete;
   ~device_buffer() { cudaFree(d_); }
 

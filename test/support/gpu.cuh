@@ -10,7 +10,7 @@ namespace archscan::test {
 
 //! Empty when a CUDA device is usable, else the reason it is not.
 inline std::string gpu_unavailable_reason() {
-  int count = 0;
+  int count           = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();
@@ -25,10 +25,10 @@ inline bool gpu_available() { return gpu_unavailable_reason().empty(); }
 }  // namespace archscan::test
 
 //! First statement of every GPU test: reports the test as skipped, with the reason, where no GPU is usable.
-#define ARCHSCAN_REQUIRE_GPU()                                                   \
-  do {                                                                           \
+#define ARCHSCAN_REQUIRE_GPU()                                                      \
+  do {                                                                              \
     const std::string archscan_reason = ::archscan::test::gpu_unavailable_reason(); \
-    if (!archscan_reason.empty()) GTEST_SKIP() << archscan_reason;               \
+    if (!archscan_reason.empty()) GTEST_SKIP() << archscan_reason;                  \
   } while (0)
 
 #define ARCHSCAN_CUDA_OK(call) ASSERT_EQ(cudaSuccess, (call)) << #call << ": " << cudaGetErrorString(cudaGetLastError())

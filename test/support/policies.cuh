@@ -12,16 +12,13 @@ namespace archscan::test {
 template <class... P>
 struct policy_list {};
 
-using all_policies = policy_list<
-    archscan::policy<archscan::native_tuning>,
-    archscan::policy<archscan::native_tuning, false>,
-    archscan::policy<archscan::turing_tuning>,
-    archscan::policy<archscan::turing_tuning, false>,
-    archscan::policy<archscan::kepler_tuning>,
-    archscan::policy<archscan::kepler_tuning, false>,
-    archscan::policy<archscan::blelloch_tuning>,        // blelloch
-    archscan::policy<archscan::blelloch_tuning, false>  // blelloch_nosync
-    >;
+using all_policies =
+    policy_list<archscan::policy<archscan::native_tuning>, archscan::policy<archscan::native_tuning, false>,
+                archscan::policy<archscan::turing_tuning>, archscan::policy<archscan::turing_tuning, false>,
+                archscan::policy<archscan::kepler_tuning>, archscan::policy<archscan::kepler_tuning, false>,
+                archscan::policy<archscan::blelloch_tuning>,        // blelloch
+                archscan::policy<archscan::blelloch_tuning, false>  // blelloch_nosync
+                >;
 
 //! `Base` with tiles of one warp of one item each for items of 4 bytes and more, and for by-key
 //! items of every size: many tiles from few items, so that a look-back crosses many segments of 32

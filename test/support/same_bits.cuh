@@ -16,7 +16,6 @@
 
 namespace archscan::test {
 
-
 //! The wave (every tile resident, one grid barrier) folds exactly as the look-back does: the same bits.
 using native_lookback_only = lookback_only<archscan::native_tuning>;
 //! A wave where native takes one thread block cluster (at most 16 tiles, sm_90 on).

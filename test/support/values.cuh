@@ -82,8 +82,8 @@ inline std::vector<std::int64_t> test_sizes() {
   if (short_run()) return {0, 1, 2, 33, 1023, 1024, 1025, 4095, 4097, 12289, 65537, 300007};
   std::vector<std::int64_t> s = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129};
   // Every shipped row's tiles, full, small and single (test/tuning_test.cu checks), and a few more shapes.
-  for (std::int64_t tile : {256, 384, 512, 768, 1024, 1536, 1792, 2048, 2304, 3072, 3584, 3840, 4096, 4608, 5120, 6144,
-                            7168, 7680, 8192, 9216, 11264, 12288, 15360, 16384, 18432}) {
+  for (std::int64_t tile : {256,  384,  512,  768,  1024, 1536, 1792, 2048,  2304,  3072,  3584,  3840, 4096,
+                            4608, 5120, 6144, 7168, 7680, 8192, 9216, 11264, 12288, 15360, 16384, 18432}) {
     for (std::int64_t m : {1, 2, 3}) {
       s.push_back(tile * m - 1);
       s.push_back(tile * m);

@@ -98,10 +98,11 @@ TYPED_TEST(AccumulatorTest, BoolItems) {
     }
     const auto ha = to_host(a);
     ASSERT_TRUE(agree("bool any", ha, ha, ha, any, {})) << n;
-    const auto hb = to_host(b);
+    const auto hb     = to_host(b);
     const auto differ = std::inner_product(hb.begin(), hb.end(), any.begin(), 0, std::plus<>(), std::not_equal_to<>());
-    if (differ) std::printf("note: thrust::cuda::par's bool any-scan differs from the accumulator rule at %d of %lld items\n",
-                            differ, static_cast<long long>(n));
+    if (differ)
+      std::printf("note: thrust::cuda::par's bool any-scan differs from the accumulator rule at %d of %lld items\n",
+                  differ, static_cast<long long>(n));
     ASSERT_TRUE(agree("bool count", to_host(c), to_host(d), to_host(d), count, {})) << n;
   }
 }

@@ -67,7 +67,9 @@ std::vector<std::int64_t> bounds_of(std::int64_t total, int ranks, split how) {
   std::int64_t sum = 0;
   for (auto x : w) sum += x;
   std::vector<std::int64_t> b(static_cast<std::size_t>(ranks) + 1, 0);
-  for (int r = 0; r < ranks; ++r) b[static_cast<std::size_t>(r) + 1] = b[static_cast<std::size_t>(r)] + total * w[static_cast<std::size_t>(r)] / (sum > 0 ? sum : 1);
+  for (int r = 0; r < ranks; ++r)
+    b[static_cast<std::size_t>(r) + 1] =
+        b[static_cast<std::size_t>(r)] + total * w[static_cast<std::size_t>(r)] / (sum > 0 ? sum : 1);
   b.back() = total;
   if (how == split::first_single && total > 0 && ranks > 1) b[1] = 1;
   return b;
@@ -116,7 +118,7 @@ void expect_matches_one_gpu(const char* what, Policy policy, Call call, referenc
     const std::vector<Out> host = reference ? reference(keys, values) : std::vector<Out>{};
     for (const split how : every_split) {
       archscan::test::on_every_rank([&](const rank_env& env) {
-        const auto b = bounds_of(total, env.ranks, how);
+        const auto b          = bounds_of(total, env.ranks, how);
         const std::int64_t lo = b[static_cast<std::size_t>(env.rank)], hi = b[static_cast<std::size_t>(env.rank) + 1];
         thrust::device_vector<int> d_keys(keys.begin() + lo, keys.begin() + hi);
         thrust::device_vector<T> d_values(values.begin() + lo, values.begin() + hi);
@@ -138,7 +140,7 @@ void expect_matches_one_gpu(const char* what, Policy policy, Call call, referenc
              thrust::raw_pointer_cast(all_values.data()), total, thrust::raw_pointer_cast(all_out.data()));
         ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(env.stream));
         const std::vector<Out> oracle = slice_of(to_host(all_out), lo, hi);
-        const std::string where = std::string(what) + ", rank " + std::to_string(env.rank) + " of " +
+        const std::string where       = std::string(what) + ", rank " + std::to_string(env.rank) + " of " +
                                   std::to_string(env.ranks) + ", items [" + std::to_string(lo) + ", " +
                                   std::to_string(hi) + ") of " + std::to_string(total) + ", split " +
                                   std::to_string(static_cast<int>(how));
@@ -152,13 +154,15 @@ void expect_matches_one_gpu(const char* what, Policy policy, Call call, referenc
 }
 
 template <class T, class Op>
-std::vector<T> by_key_reference(const std::vector<int>& keys, const std::vector<T>& values, bool exclusive, T init, Op op) {
+std::vector<T> by_key_reference(const std::vector<int>& keys, const std::vector<T>& values, bool exclusive, T init,
+                                Op op) {
   return archscan::test::host_scan_by_key(keys, values, op, std::equal_to<int>(), exclusive, init);
 }
 
 template <class Policy>
 class AcrossRanks : public ::testing::Test {};
-using policies = ::testing::Types<archscan::policy<archscan::native_tuning>, archscan::policy<archscan::native_tuning, false>>;
+using policies =
+    ::testing::Types<archscan::policy<archscan::native_tuning>, archscan::policy<archscan::native_tuning, false>>;
 TYPED_TEST_SUITE(AcrossRanks, policies);
 
 TYPED_TEST(AcrossRanks, InclusiveScan) {
@@ -171,9 +175,10 @@ TYPED_TEST(AcrossRanks, InclusiveScan) {
                                [](auto q, const int*, const mat2* in, std::int64_t n, mat2* out) {
                                  thrust::inclusive_scan(q, in, in + n, out, mat2_mul{});
                                });
-  expect_matches_one_gpu<int>("inclusive_scan init op", p, [](auto q, const int*, const int* in, std::int64_t n, int* out) {
-    thrust::inclusive_scan(q, in, in + n, out, 7, thrust::maximum<int>());
-  });
+  expect_matches_one_gpu<int>("inclusive_scan init op", p,
+                              [](auto q, const int*, const int* in, std::int64_t n, int* out) {
+                                thrust::inclusive_scan(q, in, in + n, out, 7, thrust::maximum<int>());
+                              });
   expect_matches_one_gpu<wide>("inclusive_scan of a 300-byte type", p,
                                [](auto q, const int*, const wide* in, std::int64_t n, wide* out) {
                                  thrust::inclusive_scan(q, in, in + n, out, wide_plus{});
@@ -186,9 +191,10 @@ TYPED_TEST(AcrossRanks, ExclusiveScan) {
   expect_matches_one_gpu<int>("exclusive_scan", p, [](auto q, const int*, const int* in, std::int64_t n, int* out) {
     thrust::exclusive_scan(q, in, in + n, out);
   });
-  expect_matches_one_gpu<int>("exclusive_scan init", p, [](auto q, const int*, const int* in, std::int64_t n, int* out) {
-    thrust::exclusive_scan(q, in, in + n, out, 5);
-  });
+  expect_matches_one_gpu<int>("exclusive_scan init", p,
+                              [](auto q, const int*, const int* in, std::int64_t n, int* out) {
+                                thrust::exclusive_scan(q, in, in + n, out, 5);
+                              });
   expect_matches_one_gpu<mat2>("exclusive_scan init op (2x2 matrix product)", p,
                                [](auto q, const int*, const mat2* in, std::int64_t n, mat2* out) {
                                  thrust::exclusive_scan(q, in, in + n, out, mat2{2, 1, 0, 1}, mat2_mul{});
@@ -201,7 +207,9 @@ TYPED_TEST(AcrossRanks, ScanByKeyRunsCrossRanks) {
   using V = std::vector<int>;
   expect_matches_one_gpu<int>(
       "inclusive_scan_by_key", p,
-      [](auto q, const int* k, const int* in, std::int64_t n, int* out) { thrust::inclusive_scan_by_key(q, k, k + n, in, out); },
+      [](auto q, const int* k, const int* in, std::int64_t n, int* out) {
+        thrust::inclusive_scan_by_key(q, k, k + n, in, out);
+      },
       [](const V& k, const V& v) { return by_key_reference(k, v, false, 0, std::plus<int>()); });
   expect_matches_one_gpu<int>(
       "inclusive_scan_by_key pred", p,
@@ -211,11 +219,14 @@ TYPED_TEST(AcrossRanks, ScanByKeyRunsCrossRanks) {
       [](const V& k, const V& v) { return by_key_reference(k, v, false, 0, std::plus<int>()); });
   expect_matches_one_gpu<mat2>("inclusive_scan_by_key pred op (2x2 matrix product)", p,
                                [](auto q, const int* k, const mat2* in, std::int64_t n, mat2* out) {
-                                 thrust::inclusive_scan_by_key(q, k, k + n, in, out, thrust::equal_to<int>(), mat2_mul{});
+                                 thrust::inclusive_scan_by_key(q, k, k + n, in, out, thrust::equal_to<int>(),
+                                                               mat2_mul{});
                                });
   expect_matches_one_gpu<int>(
       "exclusive_scan_by_key", p,
-      [](auto q, const int* k, const int* in, std::int64_t n, int* out) { thrust::exclusive_scan_by_key(q, k, k + n, in, out); },
+      [](auto q, const int* k, const int* in, std::int64_t n, int* out) {
+        thrust::exclusive_scan_by_key(q, k, k + n, in, out);
+      },
       [](const V& k, const V& v) { return by_key_reference(k, v, true, 0, std::plus<int>()); });
   expect_matches_one_gpu<int>(
       "exclusive_scan_by_key init", p,
@@ -229,34 +240,37 @@ TYPED_TEST(AcrossRanks, ScanByKeyRunsCrossRanks) {
         thrust::exclusive_scan_by_key(q, k, k + n, in, out, 3, thrust::equal_to<int>());
       },
       [](const V& k, const V& v) { return by_key_reference(k, v, true, 3, std::plus<int>()); });
-  expect_matches_one_gpu<mat2>("exclusive_scan_by_key init pred op (2x2 matrix product)", p,
-                               [](auto q, const int* k, const mat2* in, std::int64_t n, mat2* out) {
-                                 thrust::exclusive_scan_by_key(q, k, k + n, in, out, mat2{1, 2, 0, 1},
-                                                               thrust::equal_to<int>(), mat2_mul{});
-                               });
+  expect_matches_one_gpu<mat2>(
+      "exclusive_scan_by_key init pred op (2x2 matrix product)", p,
+      [](auto q, const int* k, const mat2* in, std::int64_t n, mat2* out) {
+        thrust::exclusive_scan_by_key(q, k, k + n, in, out, mat2{1, 2, 0, 1}, thrust::equal_to<int>(), mat2_mul{});
+      });
 }
 
 TYPED_TEST(AcrossRanks, TransformScan) {
   ARCHSCAN_REQUIRE_RANKS();
   const TypeParam p{};
-  expect_matches_one_gpu<int>("transform_inclusive_scan", p, [](auto q, const int*, const int* in, std::int64_t n, int* out) {
-    thrust::transform_inclusive_scan(q, in, in + n, out, negate{}, thrust::plus<int>());
-  });
+  expect_matches_one_gpu<int>("transform_inclusive_scan", p,
+                              [](auto q, const int*, const int* in, std::int64_t n, int* out) {
+                                thrust::transform_inclusive_scan(q, in, in + n, out, negate{}, thrust::plus<int>());
+                              });
   expect_matches_one_gpu<int>("transform_inclusive_scan init", p,
                               [](auto q, const int*, const int* in, std::int64_t n, int* out) {
                                 thrust::transform_inclusive_scan(q, in, in + n, out, negate{}, 9, thrust::plus<int>());
                               });
-  expect_matches_one_gpu<int>("transform_exclusive_scan", p, [](auto q, const int*, const int* in, std::int64_t n, int* out) {
-    thrust::transform_exclusive_scan(q, in, in + n, out, negate{}, 9, thrust::plus<int>());
-  });
+  expect_matches_one_gpu<int>("transform_exclusive_scan", p,
+                              [](auto q, const int*, const int* in, std::int64_t n, int* out) {
+                                thrust::transform_exclusive_scan(q, in, in + n, out, negate{}, 9, thrust::plus<int>());
+                              });
 }
 
 TYPED_TEST(AcrossRanks, FloatSumWithinToleranceAndRepeatsBitwise) {
   ARCHSCAN_REQUIRE_RANKS();
   const TypeParam p{};
-  expect_matches_one_gpu<float>("inclusive_scan float", p, [](auto q, const int*, const float* in, std::int64_t n, float* out) {
-    thrust::inclusive_scan(q, in, in + n, out);
-  });
+  expect_matches_one_gpu<float>("inclusive_scan float", p,
+                                [](auto q, const int*, const float* in, std::int64_t n, float* out) {
+                                  thrust::inclusive_scan(q, in, in + n, out);
+                                });
   const std::int64_t total     = (1 << 22) + 17;
   const std::vector<float> all = archscan::test::random_values<float>(total, 5);
   archscan::test::on_every_rank([&](const rank_env& env) {
@@ -276,10 +290,11 @@ TYPED_TEST(AcrossRanks, FloatSumWithinToleranceAndRepeatsBitwise) {
 TYPED_TEST(AcrossRanks, InPlace) {
   ARCHSCAN_REQUIRE_RANKS();
   const TypeParam p{};
-  expect_matches_one_gpu<int>("inclusive_scan in place", p, [](auto q, const int*, const int* in, std::int64_t n, int* out) {
-    thrust::copy(thrust::cuda::par.on(thrust::cuda_cub::stream(q)), in, in + n, out);
-    thrust::inclusive_scan(q, out, out + n, out);
-  });
+  expect_matches_one_gpu<int>("inclusive_scan in place", p,
+                              [](auto q, const int*, const int* in, std::int64_t n, int* out) {
+                                thrust::copy(thrust::cuda::par.on(thrust::cuda_cub::stream(q)), in, in + n, out);
+                                thrust::inclusive_scan(q, out, out + n, out);
+                              });
   expect_matches_one_gpu<int>("exclusive_scan_by_key over its keys", p,
                               [](auto q, const int* k, const int* in, std::int64_t n, int* out) {
                                 thrust::copy(thrust::cuda::par.on(thrust::cuda_cub::stream(q)), k, k + n, out);
@@ -289,7 +304,9 @@ TYPED_TEST(AcrossRanks, InPlace) {
 
 TEST(AcrossRanksFamilies, EveryFamilyScansAcrossRanks) {
   ARCHSCAN_REQUIRE_RANKS();
-  auto call = [](auto q, const int*, const int* in, std::int64_t n, int* out) { thrust::exclusive_scan(q, in, in + n, out, 1); };
+  auto call = [](auto q, const int*, const int* in, std::int64_t n, int* out) {
+    thrust::exclusive_scan(q, in, in + n, out, 1);
+  };
   expect_matches_one_gpu<int>("turing", archscan::turing, call);
   expect_matches_one_gpu<int>("kepler", archscan::kepler, call);
   expect_matches_one_gpu<int>("blelloch", archscan::blelloch, call);
@@ -298,8 +315,8 @@ TEST(AcrossRanksFamilies, EveryFamilyScansAcrossRanks) {
 // A nosync scan across ranks is captured in a CUDA graph, and each launch of the graph gives the result.
 TEST(AcrossRanksGraph, NosyncScanIsCaptured) {
   ARCHSCAN_REQUIRE_RANKS();
-  const std::int64_t total    = 100003;
-  const std::vector<int> all  = archscan::test::random_values<int>(total, 3);
+  const std::int64_t total   = 100003;
+  const std::vector<int> all = archscan::test::random_values<int>(total, 3);
   std::vector<int> expected(all.size());
   std::inclusive_scan(all.begin(), all.end(), expected.begin());
   archscan::test::on_every_rank([&](const rank_env& env) {
@@ -325,8 +342,9 @@ TEST(AcrossRanksGraph, NosyncScanIsCaptured) {
       cudaMemsetAsync(thrust::raw_pointer_cast(out.data()), 0xA5, sizeof(int) * out.size(), env.stream);
       ASSERT_EQ(cudaSuccess, cudaGraphLaunch(exec, env.stream));
       ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(env.stream));
-      EXPECT_TRUE(archscan::test::matches_reference("graph launch " + std::to_string(launch) + ", rank " + std::to_string(env.rank),
-                                                    to_host(out), slice_of(expected, b[env.rank], b[env.rank + 1])));
+      EXPECT_TRUE(archscan::test::matches_reference(
+          "graph launch " + std::to_string(launch) + ", rank " + std::to_string(env.rank), to_host(out),
+          slice_of(expected, b[env.rank], b[env.rank + 1])));
     }
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
@@ -337,12 +355,12 @@ TEST(AcrossRanksGraph, NosyncScanIsCaptured) {
 // made straight after the call, reads it.
 TEST(AcrossRanksBlocking, ResultIsReadyOnReturn) {
   ARCHSCAN_REQUIRE_RANKS();
-  const std::int64_t total   = (std::int64_t{1} << 25) + 3;
+  const std::int64_t total        = (std::int64_t{1} << 25) + 3;
   const std::vector<unsigned> all = archscan::test::random_values<unsigned>(total, 5);
   std::vector<unsigned> expected(all.size());
   std::inclusive_scan(all.begin(), all.end(), expected.begin());
   archscan::test::on_every_rank([&](const rank_env& env) {
-    const auto b = bounds_of(total, env.ranks, split::uneven);
+    const auto b          = bounds_of(total, env.ranks, split::uneven);
     const std::int64_t lo = b[env.rank], n = b[env.rank + 1] - lo;
     thrust::device_vector<unsigned> in(all.begin() + lo, all.begin() + lo + n);
     thrust::device_vector<unsigned> out(static_cast<std::size_t>(n));
@@ -356,7 +374,8 @@ TEST(AcrossRanksBlocking, ResultIsReadyOnReturn) {
                                            cudaMemcpyDeviceToHost, other));
     ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(other));
     cudaStreamDestroy(other);
-    EXPECT_TRUE(archscan::test::matches_reference("rank " + std::to_string(env.rank), got, slice_of(expected, lo, lo + n)));
+    EXPECT_TRUE(
+        archscan::test::matches_reference("rank " + std::to_string(env.rank), got, slice_of(expected, lo, lo + n)));
   });
 }
 
@@ -378,10 +397,12 @@ TEST(AcrossRanksErrors, RanksThatDisagreeThrow) {
 
 TEST(AcrossRanksErrors, CommunicatorOfAnotherDeviceThrows) {
   ARCHSCAN_REQUIRE_RANKS();
-  if (archscan::test::this_process().ranks > 0 || archscan::test::rank_count() < 2) GTEST_SKIP() << "needs two ranks in one process";
+  if (archscan::test::this_process().ranks > 0 || archscan::test::rank_count() < 2)
+    GTEST_SKIP() << "needs two ranks in one process";
   ASSERT_EQ(cudaSuccess, cudaSetDevice(0));
   thrust::device_vector<int> v(10, 1);
-  EXPECT_THROW(thrust::inclusive_scan(archscan::native.across(archscan::test::communicators()[1]), v.begin(), v.end(), v.begin()),
+  EXPECT_THROW(thrust::inclusive_scan(archscan::native.across(archscan::test::communicators()[1]), v.begin(), v.end(),
+                                      v.begin()),
                thrust::system_error);
 }
 
@@ -402,12 +423,12 @@ TEST(AcrossRanksLarge, MoreThan2To31ItemsInTotal) {
   ARCHSCAN_REQUIRE_RANKS();
   const std::int64_t total = (std::int64_t{1} << 31) + 5;
   archscan::test::on_every_rank([&](const rank_env& env) {
-    const auto b                = bounds_of(total, env.ranks, split::even);
+    const auto b          = bounds_of(total, env.ranks, split::even);
     const std::int64_t lo = b[env.rank], n = b[env.rank + 1] - lo;
     thrust::device_vector<std::int64_t> out(static_cast<std::size_t>(n));
     thrust::counting_iterator<std::int64_t> first(lo);
-    thrust::transform_inclusive_scan(archscan::native.on(env.stream).across(env.comm), first, first + n, out.begin(), mod3{},
-                                     thrust::plus<std::int64_t>());
+    thrust::transform_inclusive_scan(archscan::native.on(env.stream).across(env.comm), first, first + n, out.begin(),
+                                     mod3{}, thrust::plus<std::int64_t>());
     const auto bad = thrust::count_if(thrust::cuda::par.on(env.stream), thrust::counting_iterator<std::int64_t>(0),
                                       thrust::counting_iterator<std::int64_t>(n),
                                       prefix_mismatch{thrust::raw_pointer_cast(out.data()), lo});

@@ -36,8 +36,8 @@ std::vector<std::int64_t> alias_sizes() {
     s.push_back((std::int64_t{1} << k) - 1);
     s.push_back((std::int64_t{1} << k) + 1);
   }
-  for (const std::int64_t n : {(std::int64_t{1} << 23) + 1, 3 * (std::int64_t{1} << 22) - 1,
-                               (std::int64_t{1} << 24) + 4097}) {
+  for (const std::int64_t n :
+       {(std::int64_t{1} << 23) + 1, 3 * (std::int64_t{1} << 22) - 1, (std::int64_t{1} << 24) + 4097}) {
     s.push_back(n);
   }
   std::sort(s.begin(), s.end());
@@ -93,9 +93,9 @@ Out* scan_by_key(const Policy& policy, bool exclusive, const int* keys, std::int
 //! One by-key scan whose output is `t`, against the host reference and against thrust::cuda::par on
 //! separate copies. For target::keys_and_values the values are the keys (V is int, `values` unused).
 template <class V, class Policy>
-::testing::AssertionResult by_key_in_place(const Policy& policy, target t, bool exclusive,
-                                           const std::vector<int>& keys, const std::vector<V>& values, V init) {
-  const auto n          = static_cast<std::int64_t>(keys.size());
+::testing::AssertionResult by_key_in_place(const Policy& policy, target t, bool exclusive, const std::vector<int>& keys,
+                                           const std::vector<V>& values, V init) {
+  const auto n           = static_cast<std::int64_t>(keys.size());
   const std::string what = std::string(exclusive ? "exclusive" : "inclusive") + " by key into the " + target_name(t) +
                            ", n=" + std::to_string(n);
   std::vector<V> ours;
@@ -122,7 +122,7 @@ template <class V, class Policy>
   theirs.poison();
   scan_by_key(thrust::cuda::par, exclusive, par_keys.get(), n, par_values.get(), theirs.get(), init);
   const auto from_par = theirs.to_host();  // fills agree's CUB slot too: this test runs no CUB
-  const auto ref = host_scan_by_key(keys, values, cuda::std::plus<>{}, cuda::std::equal_to<>{}, exclusive, init);
+  const auto ref      = host_scan_by_key(keys, values, cuda::std::plus<>{}, cuda::std::equal_to<>{}, exclusive, init);
   std::vector<double> scale;
   if constexpr (std::is_floating_point_v<V>) scale = magnitude_prefix(values, std::fabs(static_cast<double>(init)));
   return agree(what, ours, from_par, from_par, ref, scale);

@@ -93,10 +93,12 @@ void expect_same_staged_rounding_bits(std::int64_t n, std::uint64_t seed, T init
   EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, in place, " << sizeof(T) << " bytes, n=" << n;
   a.poison();
   b.poison();
-  thrust::exclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), init, damped_then_add{});
+  thrust::exclusive_scan(archscan::policy<native_never_staged>{}, in.begin(), in.end(), a.begin(), init,
+                         damped_then_add{});
   thrust::exclusive_scan(archscan::policy<native_staged_everywhere>{}, in.begin(), in.end(), b.begin(), init,
                          damped_then_add{});
-  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host())) << "0.75 a + b, exclusive, " << sizeof(T) << " bytes, n=" << n;
+  EXPECT_EQ(bytes_of(a.to_host()), bytes_of(b.to_host()))
+      << "0.75 a + b, exclusive, " << sizeof(T) << " bytes, n=" << n;
 }
 
 TEST(NativeDeterminism, StagedAndPlainLookbackGiveTheSameBits) {
@@ -254,15 +256,15 @@ TEST(NativeDeterminism, ByKeyVectorsOrItemByItemWaveOrLookbackGiveTheSameBits) {
   // 11 full (4096-item) tiles in one cluster (values of up to 4 bytes: full_tiles_max) or a wave of
   // 41 small ones (doubles), a wave of 132 small tiles, a wave of a few full tiles, and a look-back
   // over many.
-  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{10} * 1024 + 5, std::int64_t{40} * 1024 + 3,
-                               std::int64_t{132} * 1024 - 1, std::int64_t{200} * 4096 + 5,
-                               std::int64_t{3000} * 4096 + 7}) {
+  for (const std::int64_t n :
+       {std::int64_t{1000}, std::int64_t{10} * 1024 + 5, std::int64_t{40} * 1024 + 3, std::int64_t{132} * 1024 - 1,
+        std::int64_t{200} * 4096 + 5, std::int64_t{3000} * 4096 + 7}) {
     const auto keys = random_key_runs(n, static_cast<std::uint64_t>(n) + 91);
     expect_same_bits_by_key(random_values<float>(n, 71), ::cuda::std::plus<float>{}, 0.25f, false, keys);
     expect_same_bits_by_key(random_values<double>(n, 72), ::cuda::std::plus<double>{}, 0.5, false, keys);
     expect_same_bits_by_key(random_values<std::int16_t>(n, 73), affine_mix{}, std::int16_t{7}, false, keys);
-    expect_same_bits_by_key(random_values<std::int16_t>(n, 74), ::cuda::std::plus<std::int16_t>{}, std::int16_t{7}, true,
-                            keys);
+    expect_same_bits_by_key(random_values<std::int16_t>(n, 74), ::cuda::std::plus<std::int16_t>{}, std::int16_t{7},
+                            true, keys);
   }
 }
 
@@ -375,7 +377,8 @@ TEST(NativeDeterminism, DeclarationReachesTheWaveAlone) {
     device_buffer<std::uint32_t> in, out;
     device_buffer<int> keys;  // one run: every item folds
     mixed_items(std::int64_t count, std::uint64_t seed)
-        : in(random_values<std::uint32_t>(count, seed)), out(count),
+        : in(random_values<std::uint32_t>(count, seed)),
+          out(count),
           keys(std::vector<int>(static_cast<std::size_t>(count), 1)) {}
   };
   const auto run = [](mixed_items& c, const char* entry, auto policy, auto op) {

@@ -100,13 +100,21 @@ using family_of = typename Policy::tuning::family;
 template <class Family>
 std::int64_t float_promise(int sms);
 template <>
-std::int64_t float_promise<archscan::blelloch_family>(int) { return -1; }
+std::int64_t float_promise<archscan::blelloch_family>(int) {
+  return -1;
+}
 template <>
-std::int64_t float_promise<archscan::turing_family>(int sms) { return std::int64_t{sms} * 4096; }
+std::int64_t float_promise<archscan::turing_family>(int sms) {
+  return std::int64_t{sms} * 4096;
+}
 template <>
-std::int64_t float_promise<archscan::kepler_family>(int) { return 1024; }
+std::int64_t float_promise<archscan::kepler_family>(int) {
+  return 1024;
+}
 template <>
-std::int64_t float_promise<archscan::native_family>(int) { return -1; }
+std::int64_t float_promise<archscan::native_family>(int) {
+  return -1;
+}
 
 TYPED_TEST(DeterminismTest, ExactOperatorsRepeatAtAnySize) {
   ARCHSCAN_REQUIRE_GPU();
@@ -119,9 +127,9 @@ TYPED_TEST(DeterminismTest, ExactOperatorsRepeatAtAnySize) {
 
 TYPED_TEST(DeterminismTest, FloatingPointRepeatsWherePromised) {
   ARCHSCAN_REQUIRE_GPU();
-  using P                   = typename TypeParam::policy;
-  const std::int64_t limit  = float_promise<family_of<P>>(sm_count());
-  const std::int64_t large  = (std::int64_t{1} << 22) + 1;
+  using P                         = typename TypeParam::policy;
+  const std::int64_t limit        = float_promise<family_of<P>>(sm_count());
+  const std::int64_t large        = (std::int64_t{1} << 22) + 1;
   std::vector<std::int64_t> sizes = {1, 1000, 1024};
   if (limit < 0) {
     sizes.push_back(std::int64_t{1} << 20);
@@ -150,7 +158,7 @@ struct resident_blocks {
 
 template <int Blocks, class T, class Op>
 std::vector<T> native_scan_with_resident(const std::vector<T>& items, Op op) {
-  using tuning = std::conditional_t<Blocks == 0, archscan::native_tuning,
+  using tuning         = std::conditional_t<Blocks == 0, archscan::native_tuning,
                                     archscan::with_hooks<archscan::native_tuning, resident_blocks<Blocks>>>;
   const std::int64_t n = static_cast<std::int64_t>(items.size());
   device_buffer<T> in(items), out(n);
@@ -165,8 +173,8 @@ std::vector<T> native_scan_with_resident(const std::vector<T>& items, Op op) {
 TEST(NativeDeterminism, SameBitsWhateverTheResidentBlocks) {
   ARCHSCAN_REQUIRE_GPU();
   for (const std::int64_t n : {std::int64_t{5121}, (std::int64_t{1} << 22) + 7, (std::int64_t{1} << 24) + 3}) {
-    const auto f = random_values<float>(n, 11);
-    const auto d = random_values<double>(n, 12);
+    const auto f  = random_values<float>(n, 11);
+    const auto d  = random_values<double>(n, 12);
     const auto f0 = bytes_of(native_scan_with_resident<0>(f, ::cuda::std::plus<>{}));
     const auto d0 = bytes_of(native_scan_with_resident<0>(d, ::cuda::std::plus<>{}));
     EXPECT_EQ(f0, bytes_of(native_scan_with_resident<1>(f, ::cuda::std::plus<>{}))) << "float, 1 block/SM, n=" << n;

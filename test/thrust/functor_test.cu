@@ -123,36 +123,31 @@ TYPED_TEST(FunctorTest, ScanByKeyOverloads) {
   const typename TypeParam::policy policy{};
   for (const std::int64_t n : sizes()) {
     const inputs in(n);
-    const auto t = in.transform_begin();
-    const auto i = in.d_items.get();
-    const auto k = in.d_keys.get();
+    const auto t   = in.transform_begin();
+    const auto i   = in.d_items.get();
+    const auto k   = in.d_keys.get();
     const auto& hk = in.keys;
     ASSERT_TRUE(same_as_par("inclusive_scan_by_key(k, kl, v, o) over affine", policy,
                             host_scan_by_key(hk, in.transformed, sum, eq, false, 0),
                             [&](const auto& p, int* o) { return thrust::inclusive_scan_by_key(p, k, k + n, t, o); }));
-    ASSERT_TRUE(same_as_par("inclusive_scan_by_key(pred)", policy, host_scan_by_key(hk, in.items, sum, pred, false, 0),
-                            [&](const auto& p, int* o) {
-                              return thrust::inclusive_scan_by_key(p, k, k + n, i, o, pred);
-                            }));
-    ASSERT_TRUE(same_as_par("inclusive_scan_by_key(pred, op)", policy,
-                            host_scan_by_key(hk, in.items, op, pred, false, 0), [&](const auto& p, int* o) {
-                              return thrust::inclusive_scan_by_key(p, k, k + n, i, o, pred, op);
-                            }));
+    ASSERT_TRUE(
+        same_as_par("inclusive_scan_by_key(pred)", policy, host_scan_by_key(hk, in.items, sum, pred, false, 0),
+                    [&](const auto& p, int* o) { return thrust::inclusive_scan_by_key(p, k, k + n, i, o, pred); }));
+    ASSERT_TRUE(
+        same_as_par("inclusive_scan_by_key(pred, op)", policy, host_scan_by_key(hk, in.items, op, pred, false, 0),
+                    [&](const auto& p, int* o) { return thrust::inclusive_scan_by_key(p, k, k + n, i, o, pred, op); }));
     ASSERT_TRUE(same_as_par("exclusive_scan_by_key(k, kl, v, o) over affine", policy,
                             host_scan_by_key(hk, in.transformed, sum, eq, true, 0),
                             [&](const auto& p, int* o) { return thrust::exclusive_scan_by_key(p, k, k + n, t, o); }));
-    ASSERT_TRUE(same_as_par("exclusive_scan_by_key(init) over affine", policy,
-                            host_scan_by_key(hk, in.transformed, sum, eq, true, init), [&](const auto& p, int* o) {
-                              return thrust::exclusive_scan_by_key(p, k, k + n, t, o, init);
-                            }));
-    ASSERT_TRUE(same_as_par("exclusive_scan_by_key(init, pred)", policy,
-                            host_scan_by_key(hk, in.items, sum, pred, true, init), [&](const auto& p, int* o) {
-                              return thrust::exclusive_scan_by_key(p, k, k + n, i, o, init, pred);
-                            }));
-    ASSERT_TRUE(same_as_par("exclusive_scan_by_key(init, pred, op)", policy,
-                            host_scan_by_key(hk, in.items, op, pred, true, init), [&](const auto& p, int* o) {
-                              return thrust::exclusive_scan_by_key(p, k, k + n, i, o, init, pred, op);
-                            }));
+    ASSERT_TRUE(same_as_par(
+        "exclusive_scan_by_key(init) over affine", policy, host_scan_by_key(hk, in.transformed, sum, eq, true, init),
+        [&](const auto& p, int* o) { return thrust::exclusive_scan_by_key(p, k, k + n, t, o, init); }));
+    ASSERT_TRUE(same_as_par(
+        "exclusive_scan_by_key(init, pred)", policy, host_scan_by_key(hk, in.items, sum, pred, true, init),
+        [&](const auto& p, int* o) { return thrust::exclusive_scan_by_key(p, k, k + n, i, o, init, pred); }));
+    ASSERT_TRUE(same_as_par(
+        "exclusive_scan_by_key(init, pred, op)", policy, host_scan_by_key(hk, in.items, op, pred, true, init),
+        [&](const auto& p, int* o) { return thrust::exclusive_scan_by_key(p, k, k + n, i, o, init, pred, op); }));
   }
 }
 
@@ -162,18 +157,15 @@ TYPED_TEST(FunctorTest, TransformScanOverloads) {
   for (const std::int64_t n : sizes()) {
     const inputs in(n);
     const auto i = in.d_items.get();
-    ASSERT_TRUE(same_as_par("transform_inclusive_scan(unary, op)", policy,
-                            host_scan(in.transformed, op, false, false, 0), [&](const auto& p, int* o) {
-                              return thrust::transform_inclusive_scan(p, i, i + n, o, unary, op);
-                            }));
-    ASSERT_TRUE(same_as_par("transform_inclusive_scan(unary, init, op)", policy,
-                            host_scan(in.transformed, op, false, true, init), [&](const auto& p, int* o) {
-                              return thrust::transform_inclusive_scan(p, i, i + n, o, unary, init, op);
-                            }));
-    ASSERT_TRUE(same_as_par("transform_exclusive_scan(unary, init, op)", policy,
-                            host_scan(in.transformed, op, true, true, init), [&](const auto& p, int* o) {
-                              return thrust::transform_exclusive_scan(p, i, i + n, o, unary, init, op);
-                            }));
+    ASSERT_TRUE(same_as_par(
+        "transform_inclusive_scan(unary, op)", policy, host_scan(in.transformed, op, false, false, 0),
+        [&](const auto& p, int* o) { return thrust::transform_inclusive_scan(p, i, i + n, o, unary, op); }));
+    ASSERT_TRUE(same_as_par(
+        "transform_inclusive_scan(unary, init, op)", policy, host_scan(in.transformed, op, false, true, init),
+        [&](const auto& p, int* o) { return thrust::transform_inclusive_scan(p, i, i + n, o, unary, init, op); }));
+    ASSERT_TRUE(same_as_par(
+        "transform_exclusive_scan(unary, init, op)", policy, host_scan(in.transformed, op, true, true, init),
+        [&](const auto& p, int* o) { return thrust::transform_exclusive_scan(p, i, i + n, o, unary, init, op); }));
   }
 }
 
@@ -221,8 +213,8 @@ TYPED_TEST(FunctorTest, CudaStdAndThrustFunctorsAgree) {
     const inputs in(n);
     std::vector<int> negated(in.items.size());
     for (std::size_t j = 0; j < negated.size(); ++j) negated[j] = -in.items[j];
-    const auto inclusive_by_key = host_scan_by_key(in.keys, in.items, sum, eq, false, 0);
-    const auto exclusive_by_key = host_scan_by_key(in.keys, in.items, sum, eq, true, init);
+    const auto inclusive_by_key              = host_scan_by_key(in.keys, in.items, sum, eq, false, 0);
+    const auto exclusive_by_key              = host_scan_by_key(in.keys, in.items, sum, eq, true, init);
     const std::vector<std::vector<int>> refs = {host_scan(in.items, sum, false, false, 0),
                                                 host_scan(in.items, sum, false, true, init),
                                                 host_scan(in.items, sum, true, true, init),

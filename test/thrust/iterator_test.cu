@@ -175,7 +175,8 @@ void check_offsets(const Policy& policy, i64 n, int in_offset, int out_offset) {
   d_out.poison();
   const cuda::std::plus<Out> sum;  // the accumulator is Out: one- and two-byte sums wrap
   const Out init = static_cast<Out>(items[0] | 1);
-  thrust::exclusive_scan(policy, d_in.get() + in_offset, d_in.get() + in_offset + n, d_out.get() + out_offset, init, sum);
+  thrust::exclusive_scan(policy, d_in.get() + in_offset, d_in.get() + in_offset + n, d_out.get() + out_offset, init,
+                         sum);
   const auto got = d_out.to_host();
   Out acc        = init;
   for (i64 i = 0; i < n; ++i) {
@@ -216,10 +217,10 @@ void check_by_key_offsets(const Policy& policy, i64 n, int key_offset, int value
   device_buffer<V> d_values(values);
   device_buffer<V> d_out(n + value_offset);
   d_out.poison();
-  V* out = in_place ? d_values.get() + value_offset : d_out.get() + value_offset;
+  V* out       = in_place ? d_values.get() + value_offset : d_out.get() + value_offset;
   const V init = static_cast<V>(values[0] | 1);
-  thrust::exclusive_scan_by_key(policy, d_keys + key_offset, d_keys + key_offset + n,
-                                d_values.get() + value_offset, out, init);
+  thrust::exclusive_scan_by_key(policy, d_keys + key_offset, d_keys + key_offset + n, d_values.get() + value_offset,
+                                out, init);
   const auto got = in_place ? d_values.to_host() : d_out.to_host();
   V acc          = init;
   for (i64 i = 0; i < n; ++i) {
@@ -233,7 +234,8 @@ void check_by_key_offsets(const Policy& policy, i64 n, int key_offset, int value
 TYPED_TEST(IteratorTest, PointersOffAlignment) {
   ARCHSCAN_REQUIRE_GPU();
   const typename TypeParam::policy policy{};
-  const std::vector<i64> sizes = short_run() ? std::vector<i64>{1, 70001} : std::vector<i64>{1, 4097, 70001, (1 << 20) + 3};
+  const std::vector<i64> sizes =
+      short_run() ? std::vector<i64>{1, 70001} : std::vector<i64>{1, 4097, 70001, (1 << 20) + 3};
   for (const i64 n : sizes) {
     for (const auto& [in_offset, out_offset] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{0, 3}, std::pair{5, 2}}) {
       check_offsets<std::int8_t, std::int8_t>(policy, n, in_offset, out_offset);
@@ -244,7 +246,8 @@ TYPED_TEST(IteratorTest, PointersOffAlignment) {
     check_in_place_offset<std::int8_t>(policy, n, 0);
     check_in_place_offset<std::int8_t>(policy, n, 7);
     check_in_place_offset<std::int16_t>(policy, n, 1);
-    for (const auto& [key_offset, value_offset] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{0, 1}, std::pair{3, 3}}) {
+    for (const auto& [key_offset, value_offset] :
+         {std::pair{0, 0}, std::pair{1, 0}, std::pair{0, 1}, std::pair{3, 3}}) {
       check_by_key_offsets<int>(policy, n, key_offset, value_offset, false);
       check_by_key_offsets<std::int8_t>(policy, n, key_offset, value_offset, value_offset > 0);
       check_by_key_offsets<std::int64_t>(policy, n, key_offset, value_offset, value_offset == 0);

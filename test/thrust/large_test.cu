@@ -53,7 +53,7 @@ class large_test_lock {
 TYPED_TEST(LargeTest, MoreThanTwoToTheThirtyOneItems) {
   ARCHSCAN_REQUIRE_GPU();
   const large_test_lock lock;
-  const std::int64_t n = (std::int64_t{1} << 31) + 4099;
+  const std::int64_t n   = (std::int64_t{1} << 31) + 4099;
   std::size_t free_bytes = 0, total = 0;
   ARCHSCAN_CUDA_OK(cudaMemGetInfo(&free_bytes, &total));
   ASSERT_GT(free_bytes, static_cast<std::size_t>(n) * 10 + (1ull << 30)) << "the test needs ~22 GB of device memory";

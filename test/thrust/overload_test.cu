@@ -7,8 +7,8 @@
 #include <functional>
 
 #include <thrust/count.h>
-#include <thrust/reduce.h>
 #include <thrust/mr/allocator.h>
+#include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/system/cuda/memory_resource.h>
 
@@ -32,10 +32,10 @@ struct negate_op {
 
 // Device buffers where a GPU is usable; dangling-free placeholders (never dereferenced) otherwise.
 struct buffers {
-  int* keys = nullptr;
-  int* in   = nullptr;
-  int* out  = nullptr;
-  bool gpu  = archscan::test::gpu_available();
+  int* keys              = nullptr;
+  int* in                = nullptr;
+  int* out               = nullptr;
+  bool gpu               = archscan::test::gpu_available();
   static constexpr int n = 3;
   buffers() {
     if (!gpu) return;
@@ -64,28 +64,30 @@ void expect_routed(const Policy& policy, entry e, const std::function<void(const
   }
   const auto after = snapshot();
   for (int i = 0; i < static_cast<int>(entry::count); ++i) {
-    EXPECT_EQ(after[i] - before[i], i == static_cast<int>(e) ? 1u : 0u) << "counter " << i << " for entry "
-                                                                       << static_cast<int>(e);
+    EXPECT_EQ(after[i] - before[i], i == static_cast<int>(e) ? 1u : 0u)
+        << "counter " << i << " for entry " << static_cast<int>(e);
   }
 }
 
 template <class Policy>
 class OverloadTest : public ::testing::Test {};
-using policies = ::testing::Types<archscan::policy<archscan::blelloch_tuning>,
-                                  archscan::policy<archscan::blelloch_tuning, false>>;
+using policies =
+    ::testing::Types<archscan::policy<archscan::blelloch_tuning>, archscan::policy<archscan::blelloch_tuning, false>>;
 TYPED_TEST_SUITE(OverloadTest, policies);
 
 TYPED_TEST(OverloadTest, EveryScanOverloadReachesArchscan) {
   using P = TypeParam;
   const P p{};
-  using B = buffers;
+  using B         = buffers;
   constexpr int n = B::n;
-  expect_routed<P>(p, entry::inclusive_scan, [](const P& q, B& b) { thrust::inclusive_scan(q, b.in, b.in + n, b.out); });
+  expect_routed<P>(p, entry::inclusive_scan,
+                   [](const P& q, B& b) { thrust::inclusive_scan(q, b.in, b.in + n, b.out); });
   expect_routed<P>(p, entry::inclusive_scan_op,
                    [](const P& q, B& b) { thrust::inclusive_scan(q, b.in, b.in + n, b.out, thrust::maximum<int>()); });
   expect_routed<P>(p, entry::inclusive_scan_init_op,
                    [](const P& q, B& b) { thrust::inclusive_scan(q, b.in, b.in + n, b.out, 5, thrust::plus<int>()); });
-  expect_routed<P>(p, entry::exclusive_scan, [](const P& q, B& b) { thrust::exclusive_scan(q, b.in, b.in + n, b.out); });
+  expect_routed<P>(p, entry::exclusive_scan,
+                   [](const P& q, B& b) { thrust::exclusive_scan(q, b.in, b.in + n, b.out); });
   expect_routed<P>(p, entry::exclusive_scan_init,
                    [](const P& q, B& b) { thrust::exclusive_scan(q, b.in, b.in + n, b.out, 7); });
   expect_routed<P>(p, entry::exclusive_scan_init_op,

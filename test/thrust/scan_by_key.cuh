@@ -72,12 +72,12 @@ void run_by_key(bool exclusive, Pred pred, std::initializer_list<keys_kind> kind
       par_out.poison();
 
       oracle_scan_by_key(keys, in, cub_out, par_out, n, exclusive, init, Op{}, pred);
-      T* const end = exclusive ? thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(),
-                                                               init, pred, Op{})
-                               : thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), out.begin(),
-                                                               pred, Op{});
+      T* const end = exclusive ? thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(),
+                                                               out.begin(), init, pred, Op{})
+                               : thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(),
+                                                               out.begin(), pred, Op{});
       ASSERT_EQ(end, out.end());
-      const auto ref = host_scan_by_key(hkeys, items, Op{}, pred, exclusive, init);
+      const auto ref  = host_scan_by_key(hkeys, items, Op{}, pred, exclusive, init);
       double init_mag = 0;
       if constexpr (std::is_arithmetic_v<T>) init_mag = std::fabs(static_cast<double>(init));
       ASSERT_TRUE(agree("n=" + std::to_string(n) + " keys=" + std::to_string(static_cast<int>(kind)), out.to_host(),

@@ -52,8 +52,8 @@ struct native_keyed_32 : archscan::native_tuning {
 TEST(NativeUserTuningsByKey, ThirtyTwoItemsAThread) {
   ARCHSCAN_REQUIRE_GPU();
   const std::vector<std::int64_t> sizes = {1, 31, 4095, 4096, 4097, 3 * 4096 + 77, 1000 * 4096 + 1};
-  using int_case    = scan_case<archscan::policy<native_keyed_32>, int, thrust::plus<>>;
-  using double_case = scan_case<archscan::policy<native_keyed_32>, double, thrust::plus<>>;
+  using int_case                        = scan_case<archscan::policy<native_keyed_32>, int, thrust::plus<>>;
+  using double_case                     = scan_case<archscan::policy<native_keyed_32>, double, thrust::plus<>>;
   for (const bool exclusive : {false, true}) {
     run_by_key<int_case>(exclusive, thrust::equal_to<int>{}, all_kinds, sizes);
     run_by_key<double_case>(exclusive, thrust::equal_to<int>{}, {keys_kind::random_runs}, sizes);
@@ -111,29 +111,34 @@ TYPED_TEST(ScanByKeyDefaultsTest, ShorterFormsMatchThrust) {
     const auto hb = b.to_host();
     ASSERT_EQ(ha, hb) << what;
   };
-  check("inclusive (k, v, out)",
-        [&] { thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin()); },
-        [&] { thrust::inclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin()); });
-  check("inclusive (pred)",
-        [&] { thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin(), non_decreasing{}); },
-        [&] {
-          thrust::inclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin(),
-                                        non_decreasing{});
-        });
-  check("exclusive (k, v, out)",
-        [&] { thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin()); },
-        [&] { thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin()); });
-  check("exclusive (init)",
-        [&] { thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin(), 42); },
-        [&] { thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin(), 42); });
-  check("exclusive (init, pred)",
-        [&] {
-          thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin(), -3, non_decreasing{});
-        },
-        [&] {
-          thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin(), -3,
-                                        non_decreasing{});
-        });
+  check(
+      "inclusive (k, v, out)",
+      [&] { thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin()); },
+      [&] { thrust::inclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin()); });
+  check(
+      "inclusive (pred)",
+      [&] { thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin(), non_decreasing{}); },
+      [&] {
+        thrust::inclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin(),
+                                      non_decreasing{});
+      });
+  check(
+      "exclusive (k, v, out)",
+      [&] { thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin()); },
+      [&] { thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin()); });
+  check(
+      "exclusive (init)",
+      [&] { thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin(), 42); },
+      [&] { thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin(), 42); });
+  check(
+      "exclusive (init, pred)",
+      [&] {
+        thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), in.begin(), a.begin(), -3, non_decreasing{});
+      },
+      [&] {
+        thrust::exclusive_scan_by_key(thrust::cuda::par, keys.begin(), keys.end(), in.begin(), b.begin(), -3,
+                                      non_decreasing{});
+      });
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 
 namespace archscan::test::scan_suite {
 
-#define ARCHSCAN_ORACLE(T, Op)                                                                                  \
+#define ARCHSCAN_ORACLE(T, Op)                                                                                       \
   template void oracle_scan<T, Op>(scan_form, device_buffer<T>&, device_buffer<T>&, device_buffer<T>&, std::int64_t, \
                                    T, Op);
 ARCHSCAN_SCAN_VALUE_OPS(ARCHSCAN_ORACLE)

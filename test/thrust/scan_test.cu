@@ -40,10 +40,11 @@ struct early_large_tiles : archscan::native_tuning {
 
 TEST(NativeBulkStores, SixteenByteItemsAtSmallSizes) {
   ARCHSCAN_REQUIRE_GPU();
-  using policy = archscan::policy<early_large_tiles>;
-  using large  = archscan::detail::large_tiles<early_large_tiles::row_16>;
-  const std::int64_t tile = std::int64_t{large::block_threads} * large::items_per_thread;
-  const std::vector<std::int64_t> sizes = {5 * tile, 5 * tile - 3, 40 * tile, 40 * tile + 1, 300 * tile, 300 * tile + 17};
+  using policy                          = archscan::policy<early_large_tiles>;
+  using large                           = archscan::detail::large_tiles<early_large_tiles::row_16>;
+  const std::int64_t tile               = std::int64_t{large::block_threads} * large::items_per_thread;
+  const std::vector<std::int64_t> sizes = {5 * tile,      5 * tile - 3, 40 * tile,
+                                           40 * tile + 1, 300 * tile,   300 * tile + 17};
   for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
     run_form<scan_case<policy, mat2, mat2_mul>>(f, sizes);
   }

@@ -141,7 +141,8 @@ TYPED_TEST(TransformSourceTest, ArraysUnderTransforms) {
           return cub::DeviceScan::InclusiveScan(d_temp, bytes, first, cub_out8.get(), thrust::plus<int>{}, m);
         }));
         std::vector<std::int8_t> ref8(ref.begin(), ref.end());  // int results, stored as int8
-        ASSERT_TRUE(agree("int8 -> int -> int8, " + at, out8.to_host(), cub_out8.to_host(), par_out8.to_host(), ref8, {}));
+        ASSERT_TRUE(
+            agree("int8 -> int -> int8, " + at, out8.to_host(), cub_out8.to_host(), par_out8.to_host(), ref8, {}));
       }
       {  // uint8 elements and items, packed; a transform_inclusive_scan with a non-const functor
         const auto items = random_values<std::uint8_t>(n, static_cast<std::uint64_t>(n) + 7 + offset);
@@ -157,7 +158,8 @@ TYPED_TEST(TransformSourceTest, ArraysUnderTransforms) {
                                   cub_out.get(), op, std::uint8_t{0}, m));
         std::vector<std::uint8_t> ref(m);
         std::uint8_t acc = 0;
-        for (std::int64_t i = 0; i < m; ++i) ref[i] = acc = static_cast<std::uint8_t>(acc + flip_counted{}(items[i + offset]));
+        for (std::int64_t i = 0; i < m; ++i)
+          ref[i] = acc = static_cast<std::uint8_t>(acc + flip_counted{}(items[i + offset]));
         ASSERT_TRUE(agree("uint8 packed, " + at, out.to_host(), cub_out.to_host(), par_out.to_host(), ref, {}));
       }
       {  // int16 elements and items, packed, from a device_vector's iterator; exclusive with init
@@ -172,9 +174,10 @@ TYPED_TEST(TransformSourceTest, ArraysUnderTransforms) {
         thrust::transform_exclusive_scan(policy, in.begin() + offset, in.end(), out.begin(), negate16{}, init, op);
         thrust::transform_exclusive_scan(thrust::cuda::par, in.begin() + offset, in.end(), par_out.begin(), negate16{},
                                          init, op);
-        ARCHSCAN_CUDA_OK(cub_scan(scan_form::exclusive_init,
-                                  thrust::make_transform_iterator(thrust::raw_pointer_cast(in.data()) + offset, negate16{}),
-                                  cub_out.get(), op, init, m));
+        ARCHSCAN_CUDA_OK(
+            cub_scan(scan_form::exclusive_init,
+                     thrust::make_transform_iterator(thrust::raw_pointer_cast(in.data()) + offset, negate16{}),
+                     cub_out.get(), op, init, m));
         std::vector<std::int16_t> ref(m);
         std::int16_t acc = init;
         for (std::int64_t i = 0; i < m; ++i) {

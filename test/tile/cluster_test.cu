@@ -55,15 +55,15 @@ using starving_cluster_tuning = archscan::with_hooks<cluster_tuning, starve_hook
 //! holds code for sm_90 or newer, which the cluster route needs.
 __global__ void empty_kernel() {}
 
-#define ARCHSCAN_REQUIRE_CLUSTERS()                                                                   \
-  do {                                                                                                \
-    int device = 0, major = 0;                                                                        \
-    ARCHSCAN_CUDA_OK(cudaGetDevice(&device));                                                         \
-    ARCHSCAN_CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));     \
-    if (major < 9) GTEST_SKIP() << "no thread block clusters below compute capability 9.0";          \
-    cudaFuncAttributes attributes{};                                                                  \
-    ARCHSCAN_CUDA_OK(cudaFuncGetAttributes(&attributes, empty_kernel));                               \
-    if (attributes.ptxVersion < 90) GTEST_SKIP() << "this build holds no code for sm_90 or newer";   \
+#define ARCHSCAN_REQUIRE_CLUSTERS()                                                                \
+  do {                                                                                             \
+    int device = 0, major = 0;                                                                     \
+    ARCHSCAN_CUDA_OK(cudaGetDevice(&device));                                                      \
+    ARCHSCAN_CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));   \
+    if (major < 9) GTEST_SKIP() << "no thread block clusters below compute capability 9.0";        \
+    cudaFuncAttributes attributes{};                                                               \
+    ARCHSCAN_CUDA_OK(cudaFuncGetAttributes(&attributes, empty_kernel));                            \
+    if (attributes.ptxVersion < 90) GTEST_SKIP() << "this build holds no code for sm_90 or newer"; \
   } while (0)
 
 //! Tile counts 2..17, each three ways: the last tile full, one item short, or a single item.
@@ -125,10 +125,10 @@ TEST(NativeCluster, ByKeyScans) {
     d_out.poison();
     thrust::inclusive_scan_by_key(archscan::policy<cluster_tuning>{}, d_keys.begin(), d_keys.end(), d_ints.begin(),
                                   d_out.begin());
-    expect_equal(d_out,
-                 archscan::test::host_scan_by_key(keys, hi, ::cuda::std::plus<int>{}, ::cuda::std::equal_to<int>{},
-                                                  false, 0),
-                 "by key, int32", n);
+    expect_equal(
+        d_out,
+        archscan::test::host_scan_by_key(keys, hi, ::cuda::std::plus<int>{}, ::cuda::std::equal_to<int>{}, false, 0),
+        "by key, int32", n);
     device_buffer<float> d_floats(hf), fc(n), fw(n), fl(n);
     for (auto* b : {&fc, &fw, &fl}) b->poison();
     thrust::inclusive_scan_by_key(archscan::policy<cluster_tuning>{}, d_keys.begin(), d_keys.end(), d_floats.begin(),

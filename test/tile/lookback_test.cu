@@ -61,8 +61,7 @@ template <template <class> class Walk>
 struct segment_walk {
   using starving          = archscan::with_hooks<Walk<native_lookback_only>, starve_hooks>;
   using starving_resident = archscan::with_hooks<Walk<archscan::native_tuning>, starve_resident_hooks>;
-  using starving_tiny =
-      archscan::with_hooks<archscan::test::with_tiny_tiles<Walk<native_lookback_only>>, starve_hooks>;
+  using starving_tiny = archscan::with_hooks<archscan::test::with_tiny_tiles<Walk<native_lookback_only>>, starve_hooks>;
 };
 using chain_walk  = segment_walk<archscan::test::on_prefix_chain>;
 using states_walk = segment_walk<archscan::test::on_segment_states>;
@@ -133,7 +132,8 @@ void check_affine() {
     run = seed;
     for (std::size_t i = 0; i < h.size(); ++i) expect[i] = run = compose{}(run, h[i]);
     got = d_in.to_host();
-    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(got[i] == expect[i]) << "seeded, n = " << n << ", i = " << i;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_TRUE(got[i] == expect[i]) << "seeded, n = " << n << ", i = " << i;
   }
 }
 
@@ -233,8 +233,8 @@ void check_mat2() {
       d_out.poison();
       thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_in.begin(), d_out.begin(),
                                     thrust::equal_to<int>{}, mat2_mul{});
-      ASSERT_TRUE(d_out.to_host() == archscan::test::host_scan_by_key(keys, h, mat2_mul{}, thrust::equal_to<int>{},
-                                                                      false, seed))
+      ASSERT_TRUE(d_out.to_host() ==
+                  archscan::test::host_scan_by_key(keys, h, mat2_mul{}, thrust::equal_to<int>{}, false, seed))
           << "inclusive by key, n = " << n << ", runs up to " << longest;
     }
   }

@@ -119,8 +119,8 @@ __global__ void publish_and_watch(tile_state<T, Packed> st, std::int64_t tiles, 
       T v{};
       const tile::tile_status s = st.poll(t, v);
       ++observed;
-      if (s < last) ++bad;                                                   // moved backwards
-      if (s != tile::status_invalid && !(v == value_of<T>(t, s))) ++bad;     // status without its value
+      if (s < last) ++bad;                                                // moved backwards
+      if (s != tile::status_invalid && !(v == value_of<T>(t, s))) ++bad;  // status without its value
       if (s == tile::status_invalid) ++invalid;
       last = s;
       if (s == tile::status_prefix) break;
@@ -171,7 +171,8 @@ TEST(TileState, PackedSixteenByteWordsUnderStarvation) {
 TEST(TileState, PackedByKeyItemsOfEightByteValuesUnderStarvation) {
   ARCHSCAN_REQUIRE_GPU();
   // 16 bytes with their flags: the flags travel beside the status, the value in the other half.
-  static_assert(sizeof(archscan::detail::keyed<double>) == 16 && tile::fits_status_word<archscan::detail::keyed<double>>);
+  static_assert(sizeof(archscan::detail::keyed<double>) == 16 &&
+                tile::fits_status_word<archscan::detail::keyed<double>>);
   check_protocol<archscan::detail::keyed<double>, true>(5000);
   check_protocol<archscan::detail::keyed<std::int64_t>, true>(777);
 }

@@ -45,9 +45,9 @@ struct native_bulk_from_256 : native_tuning {
 };
 
 TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
-  using row_16            = native_tuning::row_16;
-  using row_4             = native_tuning::row_4;
-  constexpr int large     = detail::large_tiles<row_16>::items_per_thread;
+  using row_16        = native_tuning::row_16;
+  using row_4         = native_tuning::row_4;
+  constexpr int large = detail::large_tiles<row_16>::items_per_thread;
   static_assert(large % 2 == 1, "the product's large tiles: an odd count of vectors a lane");
   // The product's large tiles: 21 vectors a lane, 10.5 KB a warp.
   static_assert(bulk_fit<native_tuning, row_16, mat2, mat2_mul, large>);
@@ -61,7 +61,8 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   // Packed one-byte items (16 a lane: one vector, 512 B a warp) store through their own path: never,
   // whatever the threshold.
   using packed_1 = native_tuning::packed_rows::row_1;
-  static_assert(archscan::tile::transposed_tile<problem<std::int8_t, int8_plus>, native_bulk_from_256, packed_1, 16>::packs_items);
+  static_assert(archscan::tile::transposed_tile<problem<std::int8_t, int8_plus>, native_bulk_from_256, packed_1,
+                                                16>::packs_items);
   static_assert(!bulk_fit<native_bulk_from_256, packed_1, std::int8_t, int8_plus, 16>);
   // 0, or no such field (turing): never.
   static_assert(!bulk_fit<native_without_bulk_stores, row_16, mat2, mat2_mul, large>);
@@ -79,7 +80,7 @@ template <class Row, class T, class Op, int Items>
 using staged_for = archscan::tile::staged_tile<problem<T, Op>, native_tuning, Row, Items>;
 
 TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
-  using row_4 = native_tuning::row_4;
+  using row_4      = native_tuning::row_4;
   using int32_tile = tile_for<row_4, int, int_plus, row_4::items_per_thread>;
   static_assert(int32_tile::stages_fit);
   static_assert(int32_tile::stage_bytes == int32_tile::tile_items * 4);
@@ -87,22 +88,24 @@ TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   static_assert(int32_staged::staged_threads == int32_tile::threads + 32);
   static_assert(3 * (int32_staged::staged_smem_bytes + 1024) <= 227 * 1024);
   // Packed one- and two-byte items (a stage is read a vector at a time): their full tiles, 16 and 32 KiB.
-  using packed_1 = native_tuning::packed_rows::row_1;
-  using packed_2 = native_tuning::packed_rows::row_2;
+  using packed_1   = native_tuning::packed_rows::row_1;
+  using packed_2   = native_tuning::packed_rows::row_2;
   using int8_tile  = tile_for<packed_1, std::int8_t, int8_plus, packed_1::items_per_thread>;
   using int16_tile = tile_for<packed_2, std::int16_t, ::cuda::std::plus<std::int16_t>, packed_2::items_per_thread>;
   static_assert(int8_tile::packs_items && int8_tile::stages_fit && int8_tile::stage_bytes == int8_tile::tile_items);
-  static_assert(int16_tile::packs_items && int16_tile::stages_fit && int16_tile::stage_bytes == int16_tile::tile_items * 2);
+  static_assert(int16_tile::packs_items && int16_tile::stages_fit &&
+                int16_tile::stage_bytes == int16_tile::tile_items * 2);
   using int16_staged = staged_for<packed_2, std::int16_t, ::cuda::std::plus<std::int16_t>, packed_2::items_per_thread>;
   static_assert(3 * (int16_staged::staged_smem_bytes + 1024) <= 227 * 1024);
   // Packed two-byte items in a four-byte accumulator (row_4's tiles): not staged, never measured so.
   using int16_into_int = detail::scan_problem<const std::int16_t*, std::int16_t*, int, detail::callable<int_plus>,
                                               detail::identity_finish, detail::scan_kind::inclusive, false>;
-  using row_4_packed = archscan::tile::transposed_tile<int16_into_int, native_tuning, row_4, row_4::items_per_thread>;
+  using row_4_packed   = archscan::tile::transposed_tile<int16_into_int, native_tuning, row_4, row_4::items_per_thread>;
   static_assert(row_4_packed::packs_items && !row_4_packed::stages_fit);
   // Items read one by one (an odd count of 8-byte items does not split into vectors): never.
   using row_8 = native_tuning::row_8;
-  static_assert(!tile_for<row_8, double, ::cuda::std::plus<double>, detail::large_tiles<row_8>::items_per_thread>::stages_fit);
+  static_assert(
+      !tile_for<row_8, double, ::cuda::std::plus<double>, detail::large_tiles<row_8>::items_per_thread>::stages_fit);
   SUCCEED();
 }
 

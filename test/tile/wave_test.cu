@@ -39,7 +39,6 @@ struct starve_hooks {
 };
 using starving_wave_tuning = archscan::with_hooks<wave_tuning, starve_hooks>;
 
-
 //! Tile counts: two (the smallest wave), runs of the 32-lane fold, and around 1056 and 1184, the
 //! resident int32 tiles of an H100 and a B200 (132 or 148 SMs x 8 blocks), and 2000 (no GPU holds
 //! that many: the look-back runs). Each count three ways: the last tile full, one item short, or
@@ -124,8 +123,8 @@ TEST(TuringWave, FloatResultsRepeatBitForBit) {
   double acc                      = 0;
   for (std::size_t i = 0; i < h.size(); ++i) {
     acc += h[i];
-    ASSERT_TRUE(archscan::test::close(got[i], static_cast<float>(acc), scale[i])) << "i = " << i << ": " << got[i]
-                                                                                   << " vs " << acc;
+    ASSERT_TRUE(archscan::test::close(got[i], static_cast<float>(acc), scale[i]))
+        << "i = " << i << ": " << got[i] << " vs " << acc;
   }
 }
 

@@ -54,7 +54,7 @@ int main() {
   std::printf("cuda_compat: device 0: %s, sm_%d%d\n", prop.name, prop.major, prop.minor);
   cudaStream_t stream;
   cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-  bool ok = true;
+  bool ok                   = true;
   const std::size_t sizes[] = {1, 1000, 4097, std::size_t{1} << 20, 10'000'019, std::size_t{1} << 26};
   for (const std::size_t n : sizes) {
     for (const long long init : {0LL, -12345LL}) {

@@ -33,7 +33,7 @@ struct striped_scan {
   using exchange = std::conditional_t<Shuffle, warp::shuffle_exchange<T>, warp::smem_exchange<T, WordBytes>>;
 
   struct storage {
-    typename exchange::storage lanes[warps];     //!< per-warp exchange buffers (empty for shuffles)
+    typename exchange::storage lanes[warps];           //!< per-warp exchange buffers (empty for shuffles)
     warp::smem_slot<T, WordBytes> warp_totals[warps];  //!< then their inclusive prefixes
     warp::smem_slot<T, WordBytes> tile_prefix;
   };
@@ -69,7 +69,7 @@ struct striped_scan {
     T rotated[Items];
 #pragma unroll
     for (int j = 0; j < Items; ++j) rotated[j] = exchange::from_lane(v[j], src, ex);
-    // lane 0 of column j takes lane 31 of column j - 1, which rotation brought to lane 0 of column j - 1
+      // lane 0 of column j takes lane 31 of column j - 1, which rotation brought to lane 0 of column j - 1
 #pragma unroll
     for (int j = Items - 1; j >= 0; --j) {
       if (lane != 0) {
@@ -85,15 +85,15 @@ struct striped_scan {
   //! Returns to every thread what precedes its warp's range. Two `__syncthreads`; all threads call.
   template <class Op, class TilePrefix>
   __device__ static detail::maybe<T> combine_warps(const T& warp_total, Op op, bool tile_has_prefix, storage& s,
-                                                  TilePrefix tile_prefix) {
+                                                   TilePrefix tile_prefix) {
     const int lane = warp::lane_id();
     const int w    = warp_id();
     if (lane == warp::threads - 1) s.warp_totals[w].put(warp_total);
     __syncthreads();
     if (w == 0) {
-      auto& ex = s.lanes[0];
-      T t      = s.warp_totals[lane < warps ? lane : warps - 1].get();
-      t        = exchange::inclusive_scan(t, op, ex);
+      auto& ex           = s.lanes[0];
+      T t                = s.warp_totals[lane < warps ? lane : warps - 1].get();
+      t                  = exchange::inclusive_scan(t, op, ex);
       const T tile_total = exchange::from_lane(t, warps - 1, ex);
       __syncwarp(warp::full_mask);  // every lane has read its slot before any is overwritten
       if (lane < warps) s.warp_totals[lane].put(t);

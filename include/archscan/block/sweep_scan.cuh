@@ -33,8 +33,8 @@ struct sweep_layout {
 template <class T, int Threads, bool ConflictFree>
 struct sweep_scan {
   static_assert(Threads >= 32 && (Threads & (Threads - 1)) == 0, "block threads: a power of two, >= 32");
-  static constexpr int items = 2 * Threads;
-  using layout               = sweep_layout<T, ConflictFree>;
+  static constexpr int items      = 2 * Threads;
+  using layout                    = sweep_layout<T, ConflictFree>;
   static constexpr int smem_slots = layout::slots(items);
 
   __device__ __forceinline__ static int slot(int i) { return i + layout::conflict_free_offset(i); }

@@ -29,19 +29,21 @@ namespace archscan::block {
 
 template <class U, int Items>
 struct vector_transpose {
-  using vector                          = uint4;
-  static constexpr int lanes            = 32;
-  static constexpr int vector_items     = static_cast<int>(sizeof(vector) / sizeof(U));
+  using vector                      = uint4;
+  static constexpr int lanes        = 32;
+  static constexpr int vector_items = static_cast<int>(sizeof(vector) / sizeof(U));
   //! Whether `Items` values of `U` per lane split into whole vectors.
-  static constexpr bool fits            = sizeof(U) <= sizeof(vector) && sizeof(vector) % sizeof(U) == 0 &&
-                               Items % (sizeof(vector) / sizeof(U)) == 0;
-  static constexpr int lane_vectors     = fits ? Items / vector_items : 1;
-  static constexpr int warp_vectors     = lanes * lane_vectors;
+  static constexpr bool fits =
+      sizeof(U) <= sizeof(vector) && sizeof(vector) % sizeof(U) == 0 && Items % (sizeof(vector) / sizeof(U)) == 0;
+  static constexpr int lane_vectors = fits ? Items / vector_items : 1;
+  static constexpr int warp_vectors = lanes * lane_vectors;
   //! Shared memory of one warp's region, in bytes (16-byte aligned).
   static constexpr std::size_t warp_bytes = sizeof(vector) * warp_vectors;
 
   //! The shared-memory slot of the warp segment's vector v.
-  __host__ __device__ static constexpr int slot(int v) { return lane_vectors % 2 == 0 ? v ^ ((v / lane_vectors) & 7) : v; }
+  __host__ __device__ static constexpr int slot(int v) {
+    return lane_vectors % 2 == 0 ? v ^ ((v / lane_vectors) & 7) : v;
+  }
 
   //! `striped[k]`: this lane's vector k (vector k * 32 + lane of the warp's segment); `items` receives
   //! the lane's blocked values, each converted to T. `region`: this warp's `warp_bytes`.
@@ -219,7 +221,7 @@ struct vector_transpose {
   __device__ static void write_blocked(const packed& blocked, vector* region, int lane) {
 #pragma unroll
     for (int j = 0; j < lane_vectors; ++j) {
-      const int v                      = lane * lane_vectors + j;
+      const int v = lane * lane_vectors + j;
       region[Swizzled ? slot(v) : v] =
           vector{blocked.words[4 * j], blocked.words[4 * j + 1], blocked.words[4 * j + 2], blocked.words[4 * j + 3]};
     }

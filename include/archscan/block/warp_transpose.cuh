@@ -12,7 +12,6 @@
 //! the writes from the reads and the reads from the next exchange's writes (no lock-step assumed,
 //! Turing Tuning Guide 4.1.2). Every lane of a warp must call together.
 
-
 namespace archscan::block {
 
 template <class T, int Threads, int Items>
@@ -26,8 +25,7 @@ struct warp_transpose {
   //! where the padding stays a per-lane base plus constants (Items and the row divide one another).
   static constexpr bool pow2_words = words <= 32 && (words & (words - 1)) == 0;
   static constexpr int row_items   = pow2_words ? 32 / words : 1;
-  static constexpr bool padded =
-      pow2_words && Items % 2 == 0 && (row_items % Items == 0 || Items % row_items == 0);
+  static constexpr bool padded     = pow2_words && Items % 2 == 0 && (row_items % Items == 0 || Items % row_items == 0);
   static constexpr int pad_per_row = padded ? 1 : 0;
   static constexpr int warp_slots  = warp_items + pad_per_row * warp_items / row_items;
 

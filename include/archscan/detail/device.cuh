@@ -15,11 +15,11 @@ namespace archscan::detail {
 
 //! Device facts a dispatch reads once per call (cheap attribute queries, no synchronization).
 struct device_facts {
-  int device          = 0;
-  int sm_count        = 1;
-  int cc_major        = 7;
-  int max_smem_optin  = 48 * 1024;  //!< dynamic shared memory a block may opt into
-  int smem_per_sm     = 64 * 1024;
+  int device              = 0;
+  int sm_count            = 1;
+  int cc_major            = 7;
+  int max_smem_optin      = 48 * 1024;  //!< dynamic shared memory a block may opt into
+  int smem_per_sm         = 64 * 1024;
   bool cooperative_launch = false;  //!< the device can run a grid whose blocks are all resident at once
   int memory_gbps         = 0;      //!< the memory's peak bandwidth, GB/s (clock x bus width, both edges)
 };

@@ -22,19 +22,33 @@ namespace archscan::detail {
 template <class F>
 struct exact_functor_arg : std::false_type {};
 template <class U>
-struct exact_functor_arg<::cuda::std::plus<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::std::plus<U>> : std::true_type {
+  using type = U;
+};
 template <class U>
-struct exact_functor_arg<::cuda::std::multiplies<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::std::multiplies<U>> : std::true_type {
+  using type = U;
+};
 template <class U>
-struct exact_functor_arg<::cuda::std::bit_and<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::std::bit_and<U>> : std::true_type {
+  using type = U;
+};
 template <class U>
-struct exact_functor_arg<::cuda::std::bit_or<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::std::bit_or<U>> : std::true_type {
+  using type = U;
+};
 template <class U>
-struct exact_functor_arg<::cuda::std::bit_xor<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::std::bit_xor<U>> : std::true_type {
+  using type = U;
+};
 template <class U>
-struct exact_functor_arg<::cuda::minimum<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::minimum<U>> : std::true_type {
+  using type = U;
+};
 template <class U>
-struct exact_functor_arg<::cuda::maximum<U>> : std::true_type { using type = U; };
+struct exact_functor_arg<::cuda::maximum<U>> : std::true_type {
+  using type = U;
+};
 
 //! Whether `F` is one of those on integral (not bool) accumulators `T`, transparent or of `T` itself
 //! (of another argument type a conversion enters between steps: not claimed).
@@ -67,8 +81,8 @@ template <template <class, class> class Leaf, class Op, class T>
 struct of_user_functor : std::false_type {};
 template <template <class, class> class Leaf, class F, class T>
 struct of_user_functor<Leaf, callable<F>, T>
-    : std::bool_constant<Leaf<std::remove_cv_t<F>, T>::value ||
-                         of_user_functor<Leaf, std::remove_cv_t<F>, T>::value> {};
+    : std::bool_constant<Leaf<std::remove_cv_t<F>, T>::value || of_user_functor<Leaf, std::remove_cv_t<F>, T>::value> {
+};
 template <template <class, class> class Leaf, class F, class V>
 struct of_user_functor<Leaf, segmented_op<callable<F>>, keyed<V>>
     : std::bool_constant<Leaf<std::remove_cv_t<F>, V>::value> {};

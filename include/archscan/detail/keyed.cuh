@@ -128,16 +128,21 @@ struct keyed_source {
   using value_iterator = void;
 };
 template <class V, class KeyIt, class ValIt, class Pred>
-struct keyed_source<thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
+struct keyed_source<
+    thrust::transform_iterator<keyed_item<V, KeyIt, ValIt, Pred>, thrust::counting_iterator<std::int64_t>>> {
   using key_iterator   = KeyIt;
   using value_iterator = ValIt;
   using pred_type      = Pred;
   using item_type      = keyed_item<V, KeyIt, ValIt, Pred>;
   template <class It>
-  __host__ __device__ static item_type item(const It& in) { return in.functor(); }
+  __host__ __device__ static item_type item(const It& in) {
+    return in.functor();
+  }
   //! The item index at `in` (a slice of a larger input starts past 0).
   template <class It>
-  __host__ __device__ static std::int64_t index(const It& in) { return *in.base(); }
+  __host__ __device__ static std::int64_t index(const It& in) {
+    return *in.base();
+  }
 };
 
 template <class V, class KeyIt, class ValIt, class Pred>
@@ -155,7 +160,9 @@ __host__ __device__ keyed<V> keyed_seed(const V& init) {
 //! Inclusive by-key: the value part of the segmented prefix.
 struct keyed_inclusive_finish {
   template <class V>
-  __host__ __device__ V operator()(const keyed<V>& scanned) const { return scanned.value; }
+  __host__ __device__ V operator()(const keyed<V>& scanned) const {
+    return scanned.value;
+  }
 };
 
 //! Exclusive by-key: `scanned` is the run of items before i (the seed included). init where that run

@@ -43,7 +43,8 @@ struct contiguous_source<const It> : contiguous_source<It> {};
 template <>
 struct contiguous_source<void> : std::false_type {};  // no such iterator (a plain scan's keys)
 template <class F, class Base, class... Rest>
-struct contiguous_source<thrust::transform_iterator<F, Base, Rest...>> : std::bool_constant<contiguous_source<Base>::value> {
+struct contiguous_source<thrust::transform_iterator<F, Base, Rest...>>
+    : std::bool_constant<contiguous_source<Base>::value> {
   __host__ __device__ static auto pointer(const thrust::transform_iterator<F, Base, Rest...>& it) {
     return contiguous_source<Base>::pointer(it.base());
   }

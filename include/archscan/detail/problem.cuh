@@ -23,7 +23,9 @@ enum class scan_kind { inclusive, exclusive };
 //! `finish` that writes the scanned accumulator unchanged (plain and transform scans).
 struct identity_finish {
   template <class Accum>
-  __host__ __device__ const Accum& operator()(const Accum& scanned) const { return scanned; }
+  __host__ __device__ const Accum& operator()(const Accum& scanned) const {
+    return scanned;
+  }
 };
 
 //! The seed of a problem is its `seed` member (when HasSeed).
@@ -42,13 +44,13 @@ struct scan_problem {
   static_assert(Kind == scan_kind::inclusive || HasSeed, "an exclusive scan needs a seed");
   static constexpr bool host_seeded = std::is_same_v<SeedSource, host_seed>;
   static_assert(HasSeed || host_seeded, "a seed source is a seed");
-  using input_iterator  = InIt;
-  using output_iterator = OutIt;
-  using accum_type      = Accum;
-  using op_type         = Op;
-  using finish_type     = Finish;
-  static constexpr bool has_seed      = HasSeed;
-  static constexpr bool exclusive     = Kind == scan_kind::exclusive;
+  using input_iterator            = InIt;
+  using output_iterator           = OutIt;
+  using accum_type                = Accum;
+  using op_type                   = Op;
+  using finish_type               = Finish;
+  static constexpr bool has_seed  = HasSeed;
+  static constexpr bool exclusive = Kind == scan_kind::exclusive;
 
   InIt in;
   OutIt out;
@@ -75,7 +77,9 @@ struct scan_problem {
   __device__ __forceinline__ void store(std::int64_t i, const Accum& scanned) const { out[i] = finish(scanned); }
   //! Writes a value `finish` already made of item i's prefix.
   template <class Finished>
-  __device__ __forceinline__ void put(std::int64_t i, const Finished& y) const { out[i] = y; }
+  __device__ __forceinline__ void put(std::int64_t i, const Finished& y) const {
+    out[i] = y;
+  }
 };
 
 }  // namespace archscan::detail

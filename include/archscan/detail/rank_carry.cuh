@@ -200,7 +200,8 @@ struct gathered_seed {
 template <class Accum, class Key>
 int rank_disagreeing(const unsigned char* slots, int ranks, std::uint64_t signature) {
   for (int r = 0; r < ranks; ++r) {
-    const auto* rec = reinterpret_cast<const rank_record<Accum, Key>*>(slots + static_cast<std::size_t>(r) * rank_slot_bytes<Accum, Key>());
+    const auto* rec = reinterpret_cast<const rank_record<Accum, Key>*>(slots + static_cast<std::size_t>(r) *
+                                                                                   rank_slot_bytes<Accum, Key>());
     if (rec->header.signature != signature) return r;
   }
   return -1;

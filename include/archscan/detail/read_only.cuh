@@ -27,6 +27,6 @@ inline constexpr bool ldg_input<U*> = ldg_value<std::remove_cv_t<U>>;
 //! Whether a tile of a tuning that asks for the read-only path (`ReadOnly`: its `load` is
 //! load_kind::read_only, tuning/shape.cuh) reads input iterator `It` with `__ldg`.
 template <bool ReadOnly, class It>
-inline constexpr bool loads_read_only = ReadOnly && ldg_input<It>;
+inline constexpr bool loads_read_only = ReadOnly&& ldg_input<It>;
 
 }  // namespace archscan::detail

@@ -32,11 +32,11 @@ struct vector_element<U*> {
   //! Arithmetic types (long double aside), and classes that are copies of their bytes (held in arrays
   //! while exchanged, so default-constructible too).
   static constexpr bool arithmetic = std::is_arithmetic_v<value> && sizeof(value) <= 8;
-  static constexpr bool plain      = arithmetic || (std::is_class_v<value> && std::is_trivially_copyable_v<value> &&
-                                               std::is_default_constructible_v<value> &&
-                                               std::is_copy_assignable_v<value>);
-  static constexpr bool whole      = sizeof(value) <= 16 && 16 % sizeof(value) == 0;
-  using type                       = std::conditional_t<plain && whole, value, void>;
+  static constexpr bool plain =
+      arithmetic || (std::is_class_v<value> && std::is_trivially_copyable_v<value> &&
+                     std::is_default_constructible_v<value> && std::is_copy_assignable_v<value>);
+  static constexpr bool whole = sizeof(value) <= 16 && 16 % sizeof(value) == 0;
+  using type                  = std::conditional_t<plain && whole, value, void>;
   //! Arithmetic elements alone: by-key tiles shuffle keys between lanes and compare them.
   using arithmetic_type = std::conditional_t<arithmetic && whole, value, void>;
 };
@@ -83,11 +83,11 @@ struct vector_source {
 //! also sees through transforms of transforms (the same bytes), but the inner functor would be lost here.
 template <class F, class Base, class... Rest>
 struct vector_source<thrust::transform_iterator<F, Base, Rest...>> {
-  using iterator  = thrust::transform_iterator<F, Base, Rest...>;
-  using reference = typename iterator::reference;
-  using array     = std::conditional_t<thrust::is_contiguous_iterator_v<Base>,
-                                       decltype(thrust::try_unwrap_contiguous_iterator(std::declval<Base>())), void>;
-  using element   = vector_element_t<array>;
+  using iterator                   = thrust::transform_iterator<F, Base, Rest...>;
+  using reference                  = typename iterator::reference;
+  using array                      = std::conditional_t<thrust::is_contiguous_iterator_v<Base>,
+                                   decltype(thrust::try_unwrap_contiguous_iterator(std::declval<Base>())), void>;
+  using element                    = vector_element_t<array>;
   static constexpr bool transforms = true;
   template <class T>
   static constexpr bool reads = sizeof(std::conditional_t<std::is_void_v<element>, char, element>) <= sizeof(T);
@@ -125,7 +125,7 @@ constexpr bool narrow_same_width() {
 }
 template <bool VectorAccess, class InIt, class OutIt, class Accum>
 inline constexpr bool packs_narrow_items =
-    VectorAccess && narrow_same_width<vector_source_element_t<InIt>, vector_element_t<OutIt>>() &&
+    VectorAccess&& narrow_same_width<vector_source_element_t<InIt>, vector_element_t<OutIt>>() &&
     vector_source<InIt>::template packs<Accum>;
 
 __host__ __device__ inline bool aligned_16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }

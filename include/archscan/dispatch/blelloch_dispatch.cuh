@@ -24,15 +24,15 @@ namespace archscan::dispatch {
 
 //! The planning arithmetic, pure host code (tested for n up to 2^40).
 struct blelloch_plan {
-  static constexpr int max_levels = 8;
-  int levels = 0;                            //!< 1: one block does all
-  std::int64_t items[max_levels]  = {};      //!< items scanned at each level (items[0] == n)
-  std::int64_t blocks[max_levels] = {};      //!< blocks launched at each level
-  std::size_t scratch_offset      = 0;       //!< level-0 scratch (when scratch_bytes > 0)
-  std::size_t scratch_bytes       = 0;
-  std::size_t sums_offset[max_levels] = {};  //!< level l's block sums (level l + 1's items)
-  bool narrowed                   = false;   //!< the fallback block (blelloch_fallback_threads) runs
-  std::size_t temp_bytes          = 0;
+  static constexpr int max_levels     = 8;
+  int levels                          = 0;   //!< 1: one block does all
+  std::int64_t items[max_levels]      = {};  //!< items scanned at each level (items[0] == n)
+  std::int64_t blocks[max_levels]     = {};  //!< blocks launched at each level
+  std::size_t scratch_offset          = 0;   //!< level-0 scratch (when scratch_bytes > 0)
+  std::size_t scratch_bytes           = 0;
+  std::size_t sums_offset[max_levels] = {};     //!< level l's block sums (level l + 1's items)
+  bool narrowed                       = false;  //!< the fallback block (blelloch_fallback_threads) runs
+  std::size_t temp_bytes              = 0;
 };
 
 constexpr blelloch_plan make_blelloch_plan(std::int64_t n, int block_items, std::size_t accum_bytes,
@@ -101,9 +101,9 @@ struct family_dispatch<blelloch_family> {
     static_assert(row::items_per_thread == 2, "blelloch: the paper's blocks hold two items per thread");
     const bool fits   = kernel::blelloch_tile<Tuning, row, Problem>::smem_bytes <= facts.max_smem_optin;
     const bool narrow = !fits && fallback_row_of<Tuning, Problem>::block_threads < row::block_threads;
-    blelloch_plan pl = narrow ? plan_for<Tuning, fallback_row_of<Tuning, Problem>, Problem>(p, facts)
-                              : plan_for<Tuning, row, Problem>(p, facts);
-    pl.narrowed = narrow;
+    blelloch_plan pl  = narrow ? plan_for<Tuning, fallback_row_of<Tuning, Problem>, Problem>(p, facts)
+                               : plan_for<Tuning, row, Problem>(p, facts);
+    pl.narrowed       = narrow;
     return pl;
   }
 
@@ -121,9 +121,9 @@ struct family_dispatch<blelloch_family> {
  private:
   //! The problem of scanning level `level`'s block sums (in place, inclusive, no seed).
   template <class Problem>
-  using sums_problem = detail::scan_problem<typename Problem::accum_type*, typename Problem::accum_type*,
-                                            typename Problem::accum_type, typename Problem::op_type,
-                                            detail::identity_finish, detail::scan_kind::inclusive, false>;
+  using sums_problem =
+      detail::scan_problem<typename Problem::accum_type*, typename Problem::accum_type*, typename Problem::accum_type,
+                           typename Problem::op_type, detail::identity_finish, detail::scan_kind::inclusive, false>;
 
   //! The plan for blocks of `Row`. The kernels' shared memory is set where they are launched
   //! (run_level; dispatch/family.cuh says why).
@@ -165,8 +165,9 @@ struct family_dispatch<blelloch_family> {
     detail::throw_on_launch_error("archscan::blelloch: scan_blocks");
 
     // Scan the block sums "in the same manner", in place, inclusively and without a seed.
-    run_level<Tuning, Row>(sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}, {}}, pl,
-                           level + 1, facts, temp, stream);
+    run_level<Tuning, Row>(
+        sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}, {}}, pl, level + 1,
+        facts, temp, stream);
 
     kernel::blelloch_uniform_add<Tuning, Row, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: uniform_add");

@@ -27,10 +27,10 @@ namespace archscan::dispatch {
 template <class Tuning, class Derived, class Problem>
 void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& problem) {
   if (problem.n <= 0) return;
-  using family            = family_dispatch<typename Tuning::family>;
-  using hooks             = hooks_of<Tuning>;
-  const auto facts        = detail::current_device_facts();
-  const auto plan         = family::template plan<Tuning, hooks>(problem, facts);
+  using family              = family_dispatch<typename Tuning::family>;
+  using hooks               = hooks_of<Tuning>;
+  const auto facts          = detail::current_device_facts();
+  const auto plan           = family::template plan<Tuning, hooks>(problem, facts);
   const cudaStream_t stream = detail::thrust_internals::stream(policy);
 
   temporary_storage<Derived> storage(policy, plan.temp_bytes);
@@ -39,7 +39,8 @@ void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& proble
   // kernels on the stream, and the call returns as soon as they finish. A user allocator's storage
   // goes back after it (its deallocate need not be stream-ordered).
   if constexpr (pool_storage<Derived>) storage.release();
-  detail::throw_on_error(detail::thrust_internals::synchronize_if_blocking(policy), "archscan: scan failed to synchronize");
+  detail::throw_on_error(detail::thrust_internals::synchronize_if_blocking(policy),
+                         "archscan: scan failed to synchronize");
 }
 
 //! The tag that lets run_scan (thrust/run_scan.cuh) find a scan across ranks by argument-dependent
@@ -48,7 +49,8 @@ void scan(thrust::cuda::execution_policy<Derived>& policy, const Problem& proble
 struct across_tag {};
 template <class Policy, class Problem>
 void scan_across(across_tag, Policy&, const Problem&) {
-  static_assert(sizeof(Policy) == 0, "archscan: a scan across ranks (policy.across(comm)) needs #include <archscan/nccl.cuh>");
+  static_assert(sizeof(Policy) == 0,
+                "archscan: a scan across ranks (policy.across(comm)) needs #include <archscan/nccl.cuh>");
 }
 
 }  // namespace archscan::dispatch

@@ -112,8 +112,8 @@ struct one_cluster : attributed_launch {
 //! driver refuses for lack of room (e.g. under MPS): the caller then takes its plan's fallback. Any
 //! other failure throws `thrust::system_error` naming `what`.
 template <class... Params, class... Args>
-bool launch_cooperative(void (*kernel)(Params...), std::int64_t grid, int threads, int smem_bytes,
-                        cudaStream_t stream, const char* what, Args&&... args) {
+bool launch_cooperative(void (*kernel)(Params...), std::int64_t grid, int threads, int smem_bytes, cudaStream_t stream,
+                        const char* what, Args&&... args) {
   cudaLaunchAttribute cooperative{};
   cooperative.id              = cudaLaunchAttributeCooperative;
   cooperative.val.cooperative = 1;
@@ -219,11 +219,11 @@ template <auto k>
 bool dependent_launch_ok(const detail::device_facts& facts) {
   struct key {};
   return once_per_device<key>(facts.device, [&] {
-    if (facts.cc_major < 9) return 0;
-    cudaFuncAttributes attributes{};
-    detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
-    return attributes.ptxVersion >= 90 ? 1 : 0;
-  }) == 1;
+           if (facts.cc_major < 9) return 0;
+           cudaFuncAttributes attributes{};
+           detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
+           return attributes.ptxVersion >= 90 ? 1 : 0;
+         }) == 1;
 }
 
 //! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
@@ -247,8 +247,8 @@ using kernel_constant = std::integral_constant<decltype(k), k>;
 //! `opt_in_smem`: where more than `smem`, the dynamic shared memory the kernel may take at most (a
 //! kernel launched with more on some routes than on others).
 template <class Tuning, auto k, bool Occupancy>
-int configure_kernel(int threads, int smem, const detail::device_facts& facts,
-                     int carveout = Tuning::carveout_percent, int opt_in_smem = 0) {
+int configure_kernel(int threads, int smem, const detail::device_facts& facts, int carveout = Tuning::carveout_percent,
+                     int opt_in_smem = 0) {
   struct key {};
   return once_per_device<key>(facts.device, [&] {
     opt_in_dynamic_smem(k, std::max(smem, opt_in_smem), facts, "archscan");  // guide 4.3.1
@@ -267,7 +267,7 @@ int configure_kernel(int threads, int smem, const detail::device_facts& facts,
       // Blocks that fit with all the shared memory, then just the shared memory they use: the rest
       // stays L1 (guide 4.3.1), and the occupancy limits (threads, registers, blocks) are the device's.
       set_carveout(100);
-      blocks = occupancy();
+      blocks             = occupancy();
       const int reserved = facts.cc_major >= 8 ? 1024 : 0;  // per-block system reservation (sm_80 on)
       set_carveout(fit_carveout(std::max(blocks, 1), smem, reserved, facts.smem_per_sm));
       blocks = occupancy();

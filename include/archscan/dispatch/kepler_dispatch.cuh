@@ -79,10 +79,10 @@ struct family_dispatch<kepler_family> {
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
     using T   = typename Problem::accum_type;
     using row = row_of<Tuning, Problem>;
-    const single_pass_plan pl = make_kepler_plan(
-        {p.n, row::block_threads, row::items_per_thread, row::small_items_per_thread, row::min_blocks_per_sm,
-         Tuning::fill_grid, Tuning::fill_blocks_per_sm, facts.sm_count, sizeof(T), tile::packs_state<Tuning, T>,
-         Tuning::lookback_delay_ns});
+    const single_pass_plan pl =
+        make_kepler_plan({p.n, row::block_threads, row::items_per_thread, row::small_items_per_thread,
+                          row::min_blocks_per_sm, Tuning::fill_grid, Tuning::fill_blocks_per_sm, facts.sm_count,
+                          sizeof(T), tile::packs_state<Tuning, T>, Tuning::lookback_delay_ns});
     check_grid(pl.tiles.grid, "archscan::kepler: too many tiles for one grid");
     return pl;
   }
@@ -110,7 +110,7 @@ struct family_dispatch<kepler_family> {
     }
     kernel::kepler_chained_scan<Tuning, row, Hooks, Problem, Items>
         <<<static_cast<unsigned>(pl.tiles.grid), row::block_threads, 0, stream>>>(p, st, pl.tiles.tiles,
-                                                                                     pl.lookback_delay_ns);
+                                                                                  pl.lookback_delay_ns);
     detail::throw_on_launch_error("archscan::kepler: chained_scan");
   }
 };

@@ -31,28 +31,28 @@ struct native_config {
   using accum   = typename Problem::accum_type;
   //! The tuning's row for these items (by the accumulator's size, packed where narrow items travel as
   //! vectors; tuning/rows.cuh).
-  using row = row_for_items<Tuning, accum,
-                            detail::packs_narrow_items<Tuning::vector_access && Tuning::warp_transpose,
-                                                       typename Problem::input_iterator,
-                                                       typename Problem::output_iterator, accum>>;
+  using row = row_for_items<
+      Tuning, accum,
+      detail::packs_narrow_items<Tuning::vector_access && Tuning::warp_transpose, typename Problem::input_iterator,
+                                 typename Problem::output_iterator, accum>>;
   //! The tile of `Items` per thread, and the same tile staged.
   template <int Items>
   using tile_of = kernel::native_tile<Tuning, row, Hooks, Problem, Items>;
   template <int Items>
   using staged_of = kernel::native_staged_tile<Tuning, row, Hooks, Problem, Items>;
-  using single = detail::single_tiles<row>;
-  using large  = detail::large_tiles<row>;
+  using single    = detail::single_tiles<row>;
+  using large     = detail::large_tiles<row>;
   //! Items a thread of the row's full, small and large tiles.
   static constexpr int full_items  = row::items_per_thread;
   static constexpr int small_items = row::small_items_per_thread;
   static constexpr int large_items = large::items_per_thread;
-  using full_tile  = tile_of<full_items>;
-  using small_tile = tile_of<small_items>;
-  using large_tile = tile_of<large_items>;
+  using full_tile                  = tile_of<full_items>;
+  using small_tile                 = tile_of<small_items>;
+  using large_tile                 = tile_of<large_items>;
 
   //! Whether small tiles are ever taken (their kernel is compiled only then).
-  static constexpr bool has_small_tiles = detail::small_tiles_max<Tuning, row>::value > 0 &&
-                                          small_tile::tile_items < full_tile::tile_items;
+  static constexpr bool has_small_tiles =
+      detail::small_tiles_max<Tuning, row>::value > 0 && small_tile::tile_items < full_tile::tile_items;
   //! Whether the row's single tiles of few items include one of `Items` per thread (the ladder from
   //! its single_items_per_thread, doubling, up to its single_max_items_per_thread) smaller than its
   //! full tile: such a tile only ever runs alone.

@@ -89,9 +89,8 @@ struct family_dispatch<native_family> {
   template <class C, int Items, auto k>
   static int configure_routed(const detail::device_facts& facts) {
     using tile_t = typename C::template tile_of<Items>;
-    return configure_kernel<typename C::tuning, k, true>(tile_t::threads, tile_t::smem_bytes, facts,
-                                                         C::tuning::carveout_percent,
-                                                         C::template routed_opt_in_smem<Items>);
+    return configure_kernel<typename C::tuning, k, true>(
+        tile_t::threads, tile_t::smem_bytes, facts, C::tuning::carveout_percent, C::template routed_opt_in_smem<Items>);
   }
 
   //! Sets the attributes of `kw`, the kernel that runs the waves of tiles of `Items` per thread
@@ -216,13 +215,21 @@ struct family_dispatch<native_family> {
     constexpr auto k = C::template routed_kernel<Items>;
     // One tile (full tiles only: small ones are taken for more than one full tile) or many: the one kernel.
     const int blocks_per_sm = configure_routed<C, Items, k>(facts);  // before largest_cluster: its smem
-    native_plan_input in{p.n, sizeof(T), tile::packs_state<Tuning, T>, tile_t::items, tile_t::tile_items,
-                         facts.sm_count, 0, detail::hook_traits<typename C::hooks>::resident_blocks_per_sm,
-                         facts.cooperative_launch, Tuning::wave_max_tiles, 0,
+    native_plan_input in{p.n,
+                         sizeof(T),
+                         tile::packs_state<Tuning, T>,
+                         tile_t::items,
+                         tile_t::tile_items,
+                         facts.sm_count,
+                         0,
+                         detail::hook_traits<typename C::hooks>::resident_blocks_per_sm,
+                         facts.cooperative_launch,
+                         Tuning::wave_max_tiles,
+                         0,
                          tile_t::segment_walk::chained};
     if constexpr (C::template clusters<Items>) {
-      if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles,
-                                   facts.cc_major, in.resident_blocks_per_sm)) {
+      if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles, facts.cc_major,
+                                   in.resident_blocks_per_sm)) {
         in.cluster_max_tiles = largest_cluster<k>(tile_t::threads, tile_t::cluster_smem_bytes, facts, cluster_most<C>);
       }
     }
@@ -240,12 +247,12 @@ struct family_dispatch<native_family> {
       if (pl.route == single_pass_route::lookback && full_tiles_stage<C>(p, facts)) {
         using staged_t    = typename C::template staged_of<Items>;
         constexpr auto ks = C::template staged_kernel<Items>;
-        const int per_sm  = configure_kernel<Tuning, ks, true>(staged_t::staged_threads, staged_t::staged_smem_bytes,
-                                                               facts);
-        pl.staged         = true;
-        pl.tiles.grid     = std::min<std::int64_t>(pl.tiles.tiles, static_cast<std::int64_t>(facts.sm_count) * per_sm);
-        pl.lookback       = pl.tiles;
-        pl.first_set      = pl.tiles.grid;
+        const int per_sm =
+            configure_kernel<Tuning, ks, true>(staged_t::staged_threads, staged_t::staged_smem_bytes, facts);
+        pl.staged     = true;
+        pl.tiles.grid = std::min<std::int64_t>(pl.tiles.tiles, static_cast<std::int64_t>(facts.sm_count) * per_sm);
+        pl.lookback   = pl.tiles;
+        pl.first_set  = pl.tiles.grid;
         if constexpr (detail::dependent_launch<Tuning>::value) pl.dependent_launch = dependent_launch_ok<ks>(facts);
       }
     }

@@ -23,13 +23,13 @@ struct native_plan_input {
   int items_per_thread;  //!< the tile's, after fitting shared memory
   int tile_items;
   int sm_count;
-  int blocks_per_sm;           //!< occupancy of the look-back kernel (only the hook below reads it)
-  int resident_blocks_per_sm;  //!< hook: > 0, a grid of that many blocks per SM looping over tiles
-  bool cooperative;            //!< the device can launch cooperatively
-  std::int64_t wave_max_tiles; //!< Tuning::wave_max_tiles
-  int wave_blocks_per_sm;      //!< occupancy of the wave kernel (0 where not asked)
-  bool prefix_chain = false;   //!< the look-back walks the chain of prefixes: no segment states
-  int cluster_max_tiles = 0;   //!< the most tiles one cluster of the cluster kernel holds here (0: none)
+  int blocks_per_sm;              //!< occupancy of the look-back kernel (only the hook below reads it)
+  int resident_blocks_per_sm;     //!< hook: > 0, a grid of that many blocks per SM looping over tiles
+  bool cooperative;               //!< the device can launch cooperatively
+  std::int64_t wave_max_tiles;    //!< Tuning::wave_max_tiles
+  int wave_blocks_per_sm;         //!< occupancy of the wave kernel (0 where not asked)
+  bool prefix_chain     = false;  //!< the look-back walks the chain of prefixes: no segment states
+  int cluster_max_tiles = 0;      //!< the most tiles one cluster of the cluster kernel holds here (0: none)
   //! An exact operator's wave folds in order past runs of this many bytes (tuning/native.cuh's
   //! wave_tree_max_run_bytes; the maximum: never, as for every other operator, which folds in order
   //! always).
@@ -112,13 +112,13 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
     const int per_sm = std::min(in.resident_blocks_per_sm, in.blocks_per_sm);
     t.grid           = std::min<std::int64_t>(t.tiles, static_cast<std::int64_t>(in.sm_count) * per_sm);
   }
-  plan.route      = single_pass_route::lookback;
-  plan.tiles      = t;
-  plan.lookback   = t;
-  plan.first_set  = std::min(t.grid, static_cast<std::int64_t>(in.sm_count) * in.blocks_per_sm);
+  plan.route                = single_pass_route::lookback;
+  plan.tiles                = t;
+  plan.lookback             = t;
+  plan.first_set            = std::min(t.grid, static_cast<std::int64_t>(in.sm_count) * in.blocks_per_sm);
   const std::int64_t states = in.prefix_chain ? t.tiles : tile::segment_lookback_states(t.tiles);
-  plan.states     = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
-  plan.temp_bytes = plan.states.bytes;
+  plan.states               = tile::make_tile_state_layout(states, in.accum_bytes, in.packed);
+  plan.temp_bytes           = plan.states.bytes;
   if (t.tiles <= in.cluster_max_tiles && in.resident_blocks_per_sm == 0) {
     plan.route      = single_pass_route::cluster;
     plan.temp_bytes = 0;
@@ -128,8 +128,8 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
     plan.route         = single_pass_route::wave;
     plan.tiles.grid    = t.tiles;
     plan.wave_in_order = native_wave_in_order(in);
-    plan.temp_bytes = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes,
-                                                                 detail::storage_alignment));
+    plan.temp_bytes    = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(t.tiles) * in.accum_bytes,
+                                                                    detail::storage_alignment));
   }
   return plan;
 }

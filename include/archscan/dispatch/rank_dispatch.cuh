@@ -43,8 +43,8 @@
 
 #include <archscan/detail/device.cuh>
 #include <archscan/detail/error.cuh>
-#include <archscan/detail/maybe.cuh>
 #include <archscan/detail/math.cuh>
+#include <archscan/detail/maybe.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/rank_carry.cuh>
 #include <archscan/dispatch/dispatch_scan.cuh>
@@ -151,8 +151,8 @@ inline rank_facts comm_facts(ncclComm_t comm) {
 //! detail::rank_slot_bytes per rank, from archscan's stream-ordered pool. Blocking policies
 //! synchronize the stream and then throw `thrust::system_error` when the ranks disagreed on the call
 //! (form, accumulator, operator or key types; each rank's record carries a signature of them), with
-//! the output already overwritten by a meaningless scan. `_nosync` policies cannot report that disagreement. Either kind can detect it
-//! only where every rank's record fits one 256-byte slot (detail::rank_slot_bytes).
+//! the output already overwritten by a meaningless scan. `_nosync` policies cannot report that disagreement. Either
+//! kind can detect it only where every rank's record fits one 256-byte slot (detail::rank_slot_bytes).
 template <class Tuning, bool Blocking, class Problem>
 void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Problem& problem) {
   using T        = typename Problem::accum_type;
@@ -162,33 +162,36 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   using op_t     = typename Problem::op_type;
   using boundary = typename detail::boundary_of<in_t>::type;
   using key_t    = typename boundary::key_type;
-  using total_problem = detail::scan_problem<in_t, T*, T, op_t, detail::identity_finish, detail::scan_kind::inclusive, false>;
-  using reduce_row    = row_for_accum<native_tuning, T>;  // the first pass: native's tiles, any family
-  using chunk         = tile::chunk_total<total_problem, native_tuning, reduce_row>;
-  using seed_source   = detail::gathered_seed<T, key_t, op_t, boundary>;
-  using seeded_problem = detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t,
-                                              typename Problem::finish_type,
-                                              Problem::exclusive ? detail::scan_kind::exclusive
-                                                                 : detail::scan_kind::inclusive,
-                                              true, seed_source>;
+  using total_problem =
+      detail::scan_problem<in_t, T*, T, op_t, detail::identity_finish, detail::scan_kind::inclusive, false>;
+  using reduce_row  = row_for_accum<native_tuning, T>;  // the first pass: native's tiles, any family
+  using chunk       = tile::chunk_total<total_problem, native_tuning, reduce_row>;
+  using seed_source = detail::gathered_seed<T, key_t, op_t, boundary>;
+  using seeded_problem =
+      detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t, typename Problem::finish_type,
+                           Problem::exclusive ? detail::scan_kind::exclusive : detail::scan_kind::inclusive, true,
+                           seed_source>;
   constexpr std::size_t slot_bytes = detail::rank_slot_bytes<T, key_t>();
 
-  ncclComm_t comm           = policy.comm;
-  const rank_facts f        = comm_facts(comm);
-  const cudaStream_t stream = detail::thrust_internals::stream(policy);
-  const std::int64_t n      = problem.n > 0 ? problem.n : 0;
-  const std::uint64_t signature =
-      detail::rank_signature<std::integral_constant<bool, Problem::exclusive>,
-                             std::integral_constant<bool, Problem::has_seed>, T, op_t, key_t,
-                             typename boundary::pred_type>();
-  const boundary bound = detail::boundary_of<in_t>::get(problem.in);
+  ncclComm_t comm               = policy.comm;
+  const rank_facts f            = comm_facts(comm);
+  const cudaStream_t stream     = detail::thrust_internals::stream(policy);
+  const std::int64_t n          = problem.n > 0 ? problem.n : 0;
+  const std::uint64_t signature = detail::rank_signature<std::integral_constant<bool, Problem::exclusive>,
+                                                         std::integral_constant<bool, Problem::has_seed>, T, op_t,
+                                                         key_t, typename boundary::pred_type>();
+  const boundary bound          = detail::boundary_of<in_t>::get(problem.in);
 
   // The plan: the first pass's chunks, the family's for the scan; then one allocation for the call.
-  const auto facts = detail::current_device_facts();
-  const kernel::rank_chunks chunks =
-      make_rank_chunks(n, chunk::tile_items, detail::rank_record_capacity<T, key_t>());
+  const auto facts                 = detail::current_device_facts();
+  const kernel::rank_chunks chunks = make_rank_chunks(n, chunk::tile_items, detail::rank_record_capacity<T, key_t>());
   const total_problem total{problem.in, nullptr, n, problem.op, {}, problem.seed, {}};
-  seeded_problem seeded{problem.in, problem.out, n, problem.op, problem.finish, problem.seed,
+  seeded_problem seeded{problem.in,
+                        problem.out,
+                        n,
+                        problem.op,
+                        problem.finish,
+                        problem.seed,
                         seed_source{nullptr, f.rank, Problem::has_seed ? 1 : 0, problem.op, bound}};
   decltype(family::template plan<Tuning, hooks>(seeded, facts)) seeded_plan{};
   if (n > 0) seeded_plan = family::template plan<Tuning, hooks>(seeded, facts);
@@ -201,7 +204,8 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   auto* d_temp   = static_cast<unsigned char*>(storage.data());
   auto* d_chunks = reinterpret_cast<T*>(d_temp + layout.chunks_offset);
   auto* d_slots  = d_temp + layout.records_offset;
-  auto* d_record = reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
+  auto* d_record =
+      reinterpret_cast<detail::rank_record<T, key_t>*>(d_slots + static_cast<std::size_t>(f.rank) * slot_bytes);
 
   check_grid(chunks.chunks, "archscan: a scan across ranks: too many chunks");
   chunk_kernel<<<static_cast<unsigned>(chunks.chunks), reduce_row::block_threads, chunk::smem_bytes, stream>>>(

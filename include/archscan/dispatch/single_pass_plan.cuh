@@ -29,7 +29,7 @@ struct tile_grid {
 
 struct single_pass_plan {
   single_pass_route route = single_pass_route::single_tile;
-  tile_grid tiles;            //!< the route's tiles
+  tile_grid tiles;  //!< the route's tiles
   //! The look-back's tiles: the route's own, or, for a wave, what runs if the driver refuses the
   //! cooperative launch (a grid that fits on the device but not in what MPS grants this process).
   tile_grid lookback;
@@ -46,7 +46,7 @@ struct single_pass_plan {
   //! a tree (native: the tree's runs a lane would be long; the same bits either way).
   bool wave_in_order = false;
   tile::tile_state_layout states{};  //!< of `lookback`
-  std::size_t temp_bytes     = 0;    //!< the most any path of the plan needs
+  std::size_t temp_bytes = 0;        //!< the most any path of the plan needs
 };
 
 }  // namespace archscan::dispatch

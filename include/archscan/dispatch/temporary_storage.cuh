@@ -26,7 +26,8 @@ inline constexpr bool pool_storage<detail::thrust_internals::with_allocator<Allo
 template <class Derived>
 class temporary_storage {
  public:
-  temporary_storage(thrust::cuda::execution_policy<Derived>& policy, std::size_t bytes) : policy_(policy), bytes_(bytes) {
+  temporary_storage(thrust::cuda::execution_policy<Derived>& policy, std::size_t bytes)
+      : policy_(policy), bytes_(bytes) {
     if (bytes == 0) return;
     auto buffer = thrust::get_temporary_buffer<std::uint8_t>(policy, static_cast<std::ptrdiff_t>(bytes));
     data_       = thrust::raw_pointer_cast(buffer.first);

@@ -31,20 +31,20 @@ namespace archscan::dispatch {
 struct turing_plan_input {
   std::int64_t n;
   std::size_t accum_bytes;
-  bool packed;                  //!< packed tile states
-  int full_items_per_thread;    //!< the tile's, after fitting shared memory
+  bool packed;                //!< packed tile states
+  int full_items_per_thread;  //!< the tile's, after fitting shared memory
   int full_tile_items;
   int small_items_per_thread;
-  int small_tile_items;         //!< == full_tile_items where the row has no smaller tiles
+  int small_tile_items;  //!< == full_tile_items where the row has no smaller tiles
   int sm_count;
-  bool cooperative;             //!< the device can launch cooperatively
-  std::int64_t wave_max_tiles;  //!< Tuning::wave_max_tiles
-  bool wave_small_tiles;        //!< Tuning::wave_small_tiles
-  int wave_blocks_per_sm;       //!< occupancy of the wave kernel of full tiles
-  int small_wave_blocks_per_sm; //!< occupancy of the wave kernel of small tiles
-  int lookback_blocks_per_sm;   //!< occupancy of the look-back kernel
-  int resident_blocks_per_sm;   //!< hook: > 0, a grid of that many blocks per SM looping over tiles
-  unsigned lookback_delay_ns;   //!< Tuning::lookback_delay_ns
+  bool cooperative;              //!< the device can launch cooperatively
+  std::int64_t wave_max_tiles;   //!< Tuning::wave_max_tiles
+  bool wave_small_tiles;         //!< Tuning::wave_small_tiles
+  int wave_blocks_per_sm;        //!< occupancy of the wave kernel of full tiles
+  int small_wave_blocks_per_sm;  //!< occupancy of the wave kernel of small tiles
+  int lookback_blocks_per_sm;    //!< occupancy of the look-back kernel
+  int resident_blocks_per_sm;    //!< hook: > 0, a grid of that many blocks per SM looping over tiles
+  unsigned lookback_delay_ns;    //!< Tuning::lookback_delay_ns
 };
 
 //! Whether a wave of small tiles is worth asking the device about: tiles smaller than full ones, more
@@ -74,7 +74,7 @@ constexpr single_pass_plan make_turing_plan(const turing_plan_input& in) {
   if (full.tiles <= 1) return plan;
 
   // The look-back over full tiles: the route of large problems, the fallback of a wave.
-  tile_grid look = full;
+  tile_grid look                       = full;
   const std::int64_t resident_lookback = static_cast<std::int64_t>(in.sm_count) * in.lookback_blocks_per_sm;
   if (in.resident_blocks_per_sm > 0) {
     const int per_sm = std::min(in.resident_blocks_per_sm, in.lookback_blocks_per_sm);
@@ -89,11 +89,12 @@ constexpr single_pass_plan make_turing_plan(const turing_plan_input& in) {
 
   // A wave: small tiles where they qualify and fit, else full tiles where they fit.
   tile_grid wave{};
-  if (turing_small_wave_candidate(in) &&
-      detail::ceil_div(in.n, in.small_tile_items) <= static_cast<std::int64_t>(in.sm_count) * in.small_wave_blocks_per_sm) {
+  if (turing_small_wave_candidate(in) && detail::ceil_div(in.n, in.small_tile_items) <=
+                                             static_cast<std::int64_t>(in.sm_count) * in.small_wave_blocks_per_sm) {
     wave.items_per_thread = in.small_items_per_thread;
     wave.tile_items       = in.small_tile_items;
-  } else if (turing_wave_candidate(in) && full.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
+  } else if (turing_wave_candidate(in) &&
+             full.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
     wave.items_per_thread = in.full_items_per_thread;
     wave.tile_items       = in.full_tile_items;
   } else {
@@ -103,8 +104,8 @@ constexpr single_pass_plan make_turing_plan(const turing_plan_input& in) {
   wave.grid       = wave.tiles;
   plan.route      = single_pass_route::wave;
   plan.tiles      = wave;
-  plan.temp_bytes = std::max(plan.temp_bytes,
-                             detail::align_up(static_cast<std::size_t>(wave.tiles) * in.accum_bytes, detail::storage_alignment));
+  plan.temp_bytes = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(wave.tiles) * in.accum_bytes,
+                                                               detail::storage_alignment));
   return plan;
 }
 
@@ -151,8 +152,8 @@ struct family_dispatch<turing_family> {
     // a hint); for one pass over few items the L1 it leaves makes no measured difference.
     if (turing_small_wave_candidate(in)) {
       in.small_wave_blocks_per_sm =
-          configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::small_items_per_thread>, true>(
-              small::threads, small::smem_bytes, facts, 100);
+          configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::small_items_per_thread>,
+                           true>(small::threads, small::smem_bytes, facts, 100);
     }
     if (turing_wave_candidate(in)) {
       in.wave_blocks_per_sm =

@@ -75,7 +75,8 @@ inline constexpr int native_min_blocks = tile::has_route(Routes, tile::route::lo
 template <class Tuning, class Row, class Hooks, class Problem, int Items, tile::route_set Routes, unsigned Singles = 0>
 __global__ void __launch_bounds__((detail::tile_threads<Row, Items>), (native_min_blocks<Row, Items, Routes>))
     native_scan(Problem p, tile::routed_launch<typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t,
-                                               typename Problem::accum_type> a) {
+                                               typename Problem::accum_type>
+                               a) {
   extern __shared__ __align__(16) unsigned char smem[];
   if constexpr (Singles != 0) {
     if (a.single_items != 0) {
@@ -96,7 +97,7 @@ __global__ void __launch_bounds__((native_staged_tile<Tuning, Row, Hooks, Proble
                              std::int64_t tiles, std::int64_t first_set) {
   extern __shared__ __align__(16) unsigned char smem[];
   native_staged_tile<Tuning, Row, Hooks, Problem, Items>::scan_staged(p, st, tiles, Tuning::lookback_delay_ns, smem,
-                                                                     first_set);
+                                                                      first_set);
 }
 
 }  // namespace archscan::kernel

@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(Row::block_threads)
   const std::int64_t left  = plan.full_tiles - first;
   const std::int64_t count = left < plan.tiles_per_chunk ? (left > 0 ? left : 0) : plan.tiles_per_chunk;
   const bool last_chunk    = blockIdx.x + 1 == gridDim.x;
-  const auto total = chunk::fold(p, first, count, last_chunk ? plan.full_tiles * chunk::tile_items : p.n, smem);
+  const auto total         = chunk::fold(p, first, count, last_chunk ? plan.full_tiles * chunk::tile_items : p.n, smem);
   if (threadIdx.x == 0) {
     if (total.valid) d_totals[blockIdx.x] = total.value;
     if (blockIdx.x == 0) {
@@ -63,7 +63,8 @@ __global__ void __launch_bounds__(rank_fold_threads)
     rank_fold_totals(const Accum* d_chunk_totals, std::int64_t chunks, Op op, Accum* d_total) {
   using fold = tile::ordered_fold<Accum, rank_fold_threads>;
   __shared__ typename fold::storage s;
-  const auto total = fold::fold(chunks, [&](std::int64_t i) { return d_chunk_totals[i]; }, op, s);
+  const auto total = fold::fold(
+      chunks, [&](std::int64_t i) { return d_chunk_totals[i]; }, op, s);
   if (threadIdx.x == 0) *d_total = total.value;
 }
 

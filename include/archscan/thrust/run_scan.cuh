@@ -66,12 +66,13 @@ OutIt run_scan(instrumentation::entry e, stream_policy_base<Derived, Tuning, Blo
   instrumentation::detail::count(e);
   const scan_range<Tuning, across_ranks<Derived>> range(e, n);
   if (n <= 0 && !across_ranks<Derived>) return result;
-  auto in  = thrust::try_unwrap_contiguous_iterator(first);
-  auto out = thrust::try_unwrap_contiguous_iterator(result);
+  auto in       = thrust::try_unwrap_contiguous_iterator(first);
+  auto out      = thrust::try_unwrap_contiguous_iterator(result);
   using problem = scan_problem<decltype(in), decltype(out), Accum, callable<Op>, Finish, Kind, HasSeed>;
   if constexpr (across_ranks<Derived>) {
     // Found by argument-dependent lookup: dispatch/rank_dispatch.cuh, from <archscan/nccl.cuh>.
-    scan_across(dispatch::across_tag{}, static_cast<Derived&>(exec), problem{in, out, n, callable<Op>{op}, finish, seed, {}});
+    scan_across(dispatch::across_tag{}, static_cast<Derived&>(exec),
+                problem{in, out, n, callable<Op>{op}, finish, seed, {}});
   } else {
     dispatch::scan<Tuning>(exec, problem{in, out, n, callable<Op>{op}, finish, seed, {}});
   }

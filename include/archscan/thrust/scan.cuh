@@ -42,8 +42,7 @@ OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, I
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T, class Op>
-OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init,
-                     Op op) {
+OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init, Op op) {
   using accum = detail::accumulator_t<Op, detail::value_t<InIt>, T>;
   return detail::run_scan<detail::scan_kind::inclusive, true, accum>(
       instrumentation::entry::inclusive_scan_init_op, exec, first, detail::item_count(first, last), result, op,
@@ -51,8 +50,7 @@ OutIt inclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, I
 }
 
 template <class Derived, class Tuning, bool B, class InIt, class OutIt, class T, class Op>
-OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init,
-                     Op op) {
+OutIt exclusive_scan(stream_policy_base<Derived, Tuning, B>& exec, InIt first, InIt last, OutIt result, T init, Op op) {
   return detail::run_scan<detail::scan_kind::exclusive, true, T>(instrumentation::entry::exclusive_scan_init_op, exec,
                                                                  first, detail::item_count(first, last), result, op,
                                                                  detail::identity_finish{}, init);

@@ -23,10 +23,10 @@ namespace detail {
 template <class Derived, class Tuning, bool B, class KeyIt, class ValIt, class OutIt, class Pred, class Op>
 OutIt inclusive_by_key(instrumentation::entry e, stream_policy_base<Derived, Tuning, B>& exec, KeyIt key_first,
                        KeyIt key_last, ValIt value_first, OutIt result, Pred pred, Op op) {
-  using V             = value_t<ValIt>;
+  using V              = value_t<ValIt>;
   const std::int64_t n = item_count(key_first, key_last);
   auto input           = make_keyed_input<V>(thrust::try_unwrap_contiguous_iterator(key_first),
-                                             thrust::try_unwrap_contiguous_iterator(value_first), pred, n);
+                                   thrust::try_unwrap_contiguous_iterator(value_first), pred, n);
   return run_scan<scan_kind::inclusive, false, keyed<V>>(e, exec, input, n, result, segmented_op<callable<Op>>{{op}},
                                                          keyed_inclusive_finish{}, keyed<V>{});
 }
@@ -36,7 +36,7 @@ OutIt exclusive_by_key(instrumentation::entry e, stream_policy_base<Derived, Tun
                        KeyIt key_last, ValIt value_first, OutIt result, T init, Pred pred, Op op) {
   const std::int64_t n = item_count(key_first, key_last);
   auto input           = make_keyed_input<T>(thrust::try_unwrap_contiguous_iterator(key_first),
-                                             thrust::try_unwrap_contiguous_iterator(value_first), pred, n);
+                                   thrust::try_unwrap_contiguous_iterator(value_first), pred, n);
   return run_scan<scan_kind::exclusive, true, keyed<T>>(e, exec, input, n, result, segmented_op<callable<Op>>{{op}},
                                                         keyed_exclusive_finish<T, Op>{init, {op}}, keyed_seed(init));
 }

@@ -34,9 +34,9 @@ struct chunk_total {
     if (count > 0) total = detail::maybe<T>{tiles::reduce_tiles(p, first_tile, count, smem), 1};
     if (tail_begin < p.n) {
       __syncthreads();  // the tail's fold reuses the tiles' shared memory
-      auto& s = *reinterpret_cast<typename tail::storage*>(smem);
-      const detail::maybe<T> rest =
-          tail::fold(p.n - tail_begin, [&](std::int64_t i) { return p.load(tail_begin + i); }, p.op, s);
+      auto& s                     = *reinterpret_cast<typename tail::storage*>(smem);
+      const detail::maybe<T> rest = tail::fold(
+          p.n - tail_begin, [&](std::int64_t i) { return p.load(tail_begin + i); }, p.op, s);
       total = detail::maybe_op<typename Problem::op_type>{p.op}(total, rest);
     }
     return total;

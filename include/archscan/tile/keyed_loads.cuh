@@ -21,12 +21,6 @@ namespace archscan::tile {
 template <class Problem, class Tuning, class Row, int ItemsPerThread>
 struct keyed_loads : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using io = transposed_io<Problem, Tuning, Row, ItemsPerThread>;
-  using typename io::key_element;
-  using typename io::keyed_in;
-  using typename io::smem_view;
-  using typename io::split_value;
-  using typename io::transpose;
-  using typename io::value_element;
   using io::items;
   using io::keyed_vector_loads;
   using io::stride;
@@ -35,6 +29,12 @@ struct keyed_loads : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using io::transposes;
   using io::warp_first;
   using io::warp_rest;
+  using typename io::key_element;
+  using typename io::keyed_in;
+  using typename io::smem_view;
+  using typename io::split_value;
+  using typename io::transpose;
+  using typename io::value_element;
 
   //! load_items for split by-key tiles: the values of the tile's items in `v` (blocked) and their
   //! flags in `closes` (bit j for item j). Tiles whose keys and values are 16-byte aligned load both
@@ -110,8 +110,8 @@ struct keyed_loads : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! per vector instead of three per item.
   __device__ static bool load_keyed(const Problem& p, std::int64_t base, int rest, const smem_view& s,
                                     split_value (&x)[items], unsigned& closes) {
-    using key_vectors   = block::vector_transpose<key_element, items>;
-    using value_vectors = block::vector_transpose<value_element, items>;
+    using key_vectors        = block::vector_transpose<key_element, items>;
+    using value_vectors      = block::vector_transpose<value_element, items>;
     const auto item          = keyed_in::item(p.in);
     const std::int64_t start = keyed_in::index(p.in);  // the problem's first item (a slice may start past 0)
     if (!detail::aligned_16(item.keys + start) || !detail::aligned_16(item.values + start)) return false;

@@ -42,7 +42,7 @@ namespace archscan::tile {
 //! The sleep after the `polls`-th failed poll, doubling from backoff_min_ns to backoff_max_ns.
 template <class Config>
 struct backoff {
-  unsigned delay = Config::backoff_min_ns;
+  unsigned delay      = Config::backoff_min_ns;
   std::uint64_t polls = 0;
   __device__ __forceinline__ void wait() {
     if constexpr (Config::spin_limit > 0) {
@@ -109,7 +109,7 @@ struct window_lookback {
         if ((invalid_lanes & needed) == 0) break;
         b.wait();
       }
-      const int first        = prefix_lanes ? 31 - __clz(prefix_lanes) : 0;
+      const int first = prefix_lanes ? 31 - __clz(prefix_lanes) : 0;
       const maybe<T> mine{v, in_window && lane >= first};
       const maybe<T> scanned = warp::inclusive_scan(mine, maybe_op<Op>{op});
       const maybe<T> total   = warp::shfl_idx(scanned, window - 1);  // the window, in tile order

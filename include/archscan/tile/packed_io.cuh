@@ -19,17 +19,17 @@ namespace archscan::tile {
 template <class Problem, class Tuning, class Row, int ItemsPerThread>
 struct packed_io : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using io = transposed_io<Problem, Tuning, Row, ItemsPerThread>;
+  using io::stride;
+  using io::thread_start;
+  using io::tile_items;
+  using io::warp_first;
+  using io::warp_rest;
   using typename io::in_element;
   using typename io::in_reader;
   using typename io::in_source;
   using typename io::out_element;
   using typename io::packed_vectors;
   using typename io::smem_view;
-  using io::stride;
-  using io::thread_start;
-  using io::tile_items;
-  using io::warp_first;
-  using io::warp_rest;
 
   //! The tile's items, packed (packs_items): 16-byte vectors when the input is 16-byte aligned (a
   //! partial tile's vectors that cross its end item by item), else one by one (predicated). Missing

@@ -38,17 +38,17 @@ struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
   //! The tile (transposed_tile.cuh), its members named here as the routes use them (the dispatch
   //! sizes launches by the tile's own).
   using base = transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks>;
-  using typename base::T;
-  using typename base::hooks;
-  using typename base::look;
-  using typename base::segment_walk;
-  using typename base::smem_view;
-  using typename base::state_t;
   using base::cluster_fits;
   using base::cluster_slots_at;
   using base::prefetch_percent;
   using base::staged_aggregates;
   using base::threads;
+  using typename base::hooks;
+  using typename base::look;
+  using typename base::segment_walk;
+  using typename base::smem_view;
+  using typename base::state_t;
+  using typename base::T;
 
   //! The whole problem in one tile (n <= tile_items): no look-back, no temporary storage.
   __device__ static void scan_single(const Problem& p, unsigned char* raw) {
@@ -96,8 +96,8 @@ struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
       }
     }
     const smem_view s(raw);
-    constexpr bool resident = hooks::resident_blocks_per_sm > 0;
-    std::int64_t tile       = blockIdx.x;
+    constexpr bool resident                      = hooks::resident_blocks_per_sm > 0;
+    std::int64_t tile                            = blockIdx.x;
     [[maybe_unused]] std::int64_t prefetch_ahead = 0;
     if (has_route(Routes, route::lookback) && a.path == route::lookback) {
       detail::wait_for_prerequisite_grids();  // as scan_tiles: nothing touched before the reset completes
@@ -231,8 +231,8 @@ struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
     if (threadIdx.x < 32) {
       hooks::starve(tile);
       if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
-      const detail::maybe<T> prefix = segment_walk::exclusive_prefix(
-          st, tile, tiles, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
+      const detail::maybe<T> prefix =
+          segment_walk::exclusive_prefix(st, tile, tiles, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
       if (threadIdx.x == 0 && tile > 0) *s.tile_prefix = prefix.value;  // present for every tile > 0
     }
     __syncthreads();

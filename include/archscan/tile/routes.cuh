@@ -27,7 +27,7 @@ enum class route : unsigned {
 
 //! A set of routes, as bits: the ones a kernel is compiled for. `wave_in_order` adds the in-order
 //! fold of an exact operator's wave (tile/routed_tile.cuh, scan_wave's ExactInOrder).
-using route_set = unsigned;
+using route_set                          = unsigned;
 inline constexpr route_set wave_in_order = 1u << 5;
 
 __host__ __device__ constexpr route_set operator|(route a, route b) {
@@ -40,11 +40,11 @@ __host__ __device__ constexpr bool has_route(route_set set, route r) { return (s
 //! accumulator). Each route reads its own fields; the others stay value-initialized.
 template <class State, class T>
 struct routed_launch {
-  route path = route::single;
-  int single_items       = 0;     //!< single: a tile of this many items a thread, not the kernel's own (0)
-  State st{};                     //!< lookback: the tile states (bound to d_temp)
-  std::int64_t tiles     = 0;     //!< lookback: tiles to claim
-  std::int64_t first_set = 0;     //!< lookback: the tiles the device holds at once (their loads paced)
+  route path       = route::single;
+  int single_items = 0;              //!< single: a tile of this many items a thread, not the kernel's own (0)
+  State st{};                        //!< lookback: the tile states (bound to d_temp)
+  std::int64_t tiles     = 0;        //!< lookback: tiles to claim
+  std::int64_t first_set = 0;        //!< lookback: the tiles the device holds at once (their loads paced)
   T* d_aggregates        = nullptr;  //!< wave: one slot per tile
   bool wave_in_order     = false;    //!< wave: an exact operator's fold in order (needs wave_in_order)
   void* d_temp           = nullptr;  //!< reset: the states' storage

@@ -119,9 +119,9 @@ struct segment_fold {
       }
       return maybe<T>{acc, 1};
     }
-    const T mine         = lane < j ? aggregate(s * segment + lane) : T{};
-    const maybe<T> own   = fold_lanes(mine, j, op);
-    maybe<T> base        = seed;
+    const T mine       = lane < j ? aggregate(s * segment + lane) : T{};
+    const maybe<T> own = fold_lanes(mine, j, op);
+    maybe<T> base      = seed;
     for (std::int64_t k0 = 0; k0 < s; k0 += warp::threads) {
       const std::int64_t k = k0 + lane;
       T r{};

@@ -53,10 +53,10 @@ constexpr std::int64_t segment_lookback_states(std::int64_t tiles) {
 template <class T, class Config, class = void>
 struct chained_by_size_of : std::false_type {};
 template <class T, class Config>
-struct chained_by_size_of<T, Config,
-                          std::void_t<decltype(Config::prefix_chain_max_bytes), decltype(Config::keyed_prefix_chain_max_bytes)>>
+struct chained_by_size_of<
+    T, Config, std::void_t<decltype(Config::prefix_chain_max_bytes), decltype(Config::keyed_prefix_chain_max_bytes)>>
     : std::bool_constant<(sizeof(T) <= (detail::is_keyed_v<T> ? Config::keyed_prefix_chain_max_bytes
-                                                                : Config::prefix_chain_max_bytes))> {};
+                                                              : Config::prefix_chain_max_bytes))> {};
 template <class T, class Config>
 inline constexpr bool chained_by_size = chained_by_size_of<T, Config>::value;
 
@@ -109,13 +109,13 @@ struct segment_lookback : segment_fold<T> {
     bool own_done = false, has_p_s = false, has_p_older = false, walk_further = false;
     backoff<Config> b;
     for (;;) {
-      const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
-      const tile_status sp = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
-      const tile_status se = s >= 2 && lane == 0 ? st.poll((s - 1) * segment - 1, older_v) : status_aggregate;
+      const tile_status so        = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
+      const tile_status sp        = s >= 1 ? st.poll((s - 1) * segment + lane, prev_v) : status_aggregate;
+      const tile_status se        = s >= 2 && lane == 0 ? st.poll((s - 1) * segment - 1, older_v) : status_aggregate;
       const unsigned own_invalid  = __ballot_sync(warp::full_mask, so == status_invalid);
       const unsigned prev_invalid = __ballot_sync(warp::full_mask, sp == status_invalid);
-      has_p_s     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
-      has_p_older = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
+      has_p_s                     = (__ballot_sync(warp::full_mask, sp == status_prefix) >> (segment - 1)) & 1u;
+      has_p_older                 = s == 1 || (__ballot_sync(warp::full_mask, se == status_prefix) & 1u);
       if (!own_done && own_invalid == 0) {  // uniform: a ballot
         own_v    = fold_lanes(own_v, j, op).value;
         own_done = true;
@@ -133,10 +133,10 @@ struct segment_lookback : segment_fold<T> {
       if (has_p_s) {
         base = maybe<T>{warp::shfl_idx(prev_v, segment - 1), 1};
       } else {
-        const maybe<T> before = s == 1          ? seed
+        const maybe<T> before = s == 1         ? seed
                                 : walk_further ? chain_walk_back(st, s - 1, seed, op)
                                                : maybe<T>{warp::shfl_idx(older_v, 0), 1};
-        base = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
+        base                  = combine(before, maybe<T>{fold_lanes(prev_v, segment, op).value, 1});
       }
     }
     if (j == segment - 1 && lane == 0) {  // P_s+1 = P_s + R_s, R_s = own + a_t
@@ -173,19 +173,19 @@ struct segment_lookback : segment_fold<T> {
     // unneeded. Same bits: the fold from a cut is the fold from the start.
     // This segment's aggregates are folded in the round that finds them all (or a cut and all after
     // it), and polled no more: for a segment's last tile that is when R_s can be published.
-    const std::int64_t k       = s - segment + lane;  // this lane's segment in the window of ends
-    const bool live            = k >= 0;
-    const unsigned live_lanes  = __ballot_sync(warp::full_mask, live);
-    const unsigned own_lanes   = (1u << j) - 1u;      // j < 32
-    T own_v{}, end_v{};  // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
-    bool own_done = j == 0;
-    bool own_cut  = false;  // the own fold starts at a cut, whatever P_s
+    const std::int64_t k      = s - segment + lane;  // this lane's segment in the window of ends
+    const bool live           = k >= 0;
+    const unsigned live_lanes = __ballot_sync(warp::full_mask, live);
+    const unsigned own_lanes  = (1u << j) - 1u;  // j < 32
+    T own_v{}, end_v{};                          // own_v: lane l's aggregate a_32s+l, then (own_done) the fold of all
+    bool own_done   = j == 0;
+    bool own_cut    = false;  // the own fold starts at a cut, whatever P_s
     int latest      = -1;     // the end a fold of P_s starts from (P or cut), -1 for the seed
     bool latest_cut = false;  // that end is a cut, not a P
     backoff<Config> b;
     for (;;) {
-      const tile_status so = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
-      const tile_status se = live ? st.poll(tiles + k, end_v) : status_invalid;
+      const tile_status so       = lane < j && !own_done ? st.poll(s * segment + lane, own_v) : status_aggregate;
+      const tile_status se       = live ? st.poll(tiles + k, end_v) : status_invalid;
       const unsigned own_invalid = __ballot_sync(warp::full_mask, so == status_invalid);
       const unsigned prefixes    = __ballot_sync(warp::full_mask, se == status_prefix);
       const unsigned missing     = live_lanes & __ballot_sync(warp::full_mask, se == status_invalid);
@@ -211,8 +211,8 @@ struct segment_lookback : segment_fold<T> {
     // needed where the own fold starts at a cut: op(P_s, own) is own.
     maybe<T> base{T{}, 0};
     if (!own_cut) {
-      const int first  = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
-      base             = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
+      const int first = latest >= 0 ? latest + 1 : (s < segment ? static_cast<int>(segment - s) : 0);
+      base            = latest >= 0 ? maybe<T>{warp::shfl_idx(end_v, latest), 1} : seed;
       if (latest_cut) base.value = from_cut(base.value);  // a cut's R stands for the fold up to it
       // Rolled: the segments after the anchor are few, and unrolled shuffles cost the tile registers.
       for (int l = first; l < segment; ++l) base = combine(base, maybe<T>{warp::shfl_idx(end_v, l), 1});

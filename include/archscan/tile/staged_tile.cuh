@@ -21,32 +21,33 @@ namespace archscan::tile {
 template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
 struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks> {
   using base = transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks>;
-  using typename base::T;
-  using typename base::out_element;
-  using typename base::scan;
-  using typename base::smem_view;
-  using typename base::in_element;
-  using typename base::in_reader;
-  using typename base::in_source;
-  using typename base::stage_vectors;
-  using typename base::state_t;
-  using typename base::segment_walk;
-  using typename base::hooks;
-  using base::threads;
   using base::items;
-  using base::tile_items;
+  using base::prefetch_percent;
   using base::smem_bytes;
   using base::stage_bytes;
   using base::stages_fit;
-  using base::prefetch_percent;
+  using base::threads;
+  using base::tile_items;
+  using typename base::hooks;
+  using typename base::in_element;
+  using typename base::in_reader;
+  using typename base::in_source;
+  using typename base::out_element;
+  using typename base::scan;
+  using typename base::segment_walk;
+  using typename base::smem_view;
+  using typename base::stage_vectors;
+  using typename base::state_t;
+  using typename base::T;
 
   //! The staged kernel's block: the workers and one look-back warp.
   static constexpr int staged_threads = threads + 32;
   //! Its shared memory: the tile's own (whose exchange regions are the first stage), a second stage, and
   //! each stage's tile's prefix (the look-back warp's, for the workers).
   static constexpr int prefix_slot_bytes = static_cast<int>(detail::align_up(sizeof(T), 16));
-  static constexpr int staged_smem_bytes = static_cast<int>(detail::align_up(static_cast<std::size_t>(smem_bytes), 16)) +
-                                          stage_bytes + 2 * prefix_slot_bytes;
+  static constexpr int staged_smem_bytes =
+      static_cast<int>(detail::align_up(static_cast<std::size_t>(smem_bytes), 16)) + stage_bytes +
+      2 * prefix_slot_bytes;
 
   //! Persistent blocks of `threads` workers and one look-back warp (staged_threads), each keeping two
   //! tiles in shared memory: the current one, whose aggregate is published and whose prefix the
@@ -67,7 +68,7 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
   //! block scan's (named barrier 1), one before it (the copy visible to every worker) and, for a
   //! partial last tile, one before its outputs overwrite the padding's source (store_stage).
   __device__ static void scan_staged(const Problem& p, const state_t& st, std::int64_t tiles,
-                                           unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
+                                     unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
     static_assert(stages_fit, "the staged look-back takes full tiles of 16-byte vectors in and out");
     using workers_barrier = typename scan::first_threads_barrier;
     const smem_view s(raw);
@@ -75,8 +76,8 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
     uint4* const stage_a       = s.template regions<uint4>();
     uint4* const stage_b       = reinterpret_cast<uint4*>(extra);
     const auto stage           = [&](int b) { return b == 0 ? stage_a : stage_b; };
-    const auto prefix_slot     = [&](int b) { return reinterpret_cast<T*>(extra + stage_bytes + b * prefix_slot_bytes); };
-    const bool worker          = threadIdx.x < threads;
+    const auto prefix_slot = [&](int b) { return reinterpret_cast<T*>(extra + stage_bytes + b * prefix_slot_bytes); };
+    const bool worker      = threadIdx.x < threads;
     const std::int64_t prefetch_ahead = first_set * prefetch_percent / 100;
     detail::wait_for_prerequisite_grids();  // as scan_tiles: nothing touched before the reset completes
     if (threadIdx.x == 0) {
@@ -102,7 +103,7 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
       workers_barrier{}();
       fold_stage(p, st, s, current, stage_a, thread_exclusive);
     }
-    __syncthreads();  // the first tile's aggregate published before the look-back warp reads it
+    __syncthreads();            // the first tile's aggregate published before the look-back warp reads it
     for (int b = 0;; b ^= 1) {  // the current tile in stage b, the next in stage b ^ 1
       T next_exclusive;
       if (!worker) {
@@ -110,8 +111,8 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
         hooks::starve(current);
         T aggregate;
         st.poll(current, aggregate);  // published by the workers before the last barrier
-        const detail::maybe<T> prefix = segment_walk::exclusive_prefix(st, current, tiles, aggregate, p.seed_maybe(),
-                                                                       p.op, lookback_delay_ns);
+        const detail::maybe<T> prefix =
+            segment_walk::exclusive_prefix(st, current, tiles, aggregate, p.seed_maybe(), p.op, lookback_delay_ns);
         if (threadIdx.x == threads && current > 0) *prefix_slot(b) = prefix.value;  // for every tile > 0
       } else if (next < tiles) {
         hooks::mark(next, tile_event::started);
@@ -127,7 +128,7 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
         store_stage(p, current, stage(b), *prefix_slot(b), thread_exclusive);
         hooks::mark(current, tile_event::stored);
       }
-      __syncthreads();  // stage b read by every worker; the claim visible
+      __syncthreads();            // stage b read by every worker; the claim visible
       if (next >= tiles) return;  // uniform
       const std::int64_t after = s.tile_ids[b];
       if (worker && after < tiles) copy_tile(p, after, stage(b));
@@ -194,14 +195,14 @@ struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
                                            const T& fill, T (&x)[stage_vectors::vector_items]) {
     constexpr int vector_items = stage_vectors::vector_items;
     const int lane             = static_cast<int>(threadIdx.x) % 32;
-    const uint4 w = stage[threadIdx.x / 32 * stage_vectors::warp_vectors +
+    const uint4 w              = stage[threadIdx.x / 32 * stage_vectors::warp_vectors +
                           stage_vectors::slot(lane * stage_vectors::lane_vectors + j)];
     in_element u[vector_items];
     std::memcpy(u, &w, sizeof(w));
     in_reader read(p.in);
 #pragma unroll
     for (int i = 0; i < vector_items; ++i) x[i] = read(u[i]);
-    if (left < tile_items) {  // uniform: the last tile
+    if (left < tile_items) {                                                                // uniform: the last tile
       const int first = static_cast<int>(warp_first(0)) + lane * items + j * vector_items;  // blocked
 #pragma unroll
       for (int i = 0; i < vector_items; ++i) {

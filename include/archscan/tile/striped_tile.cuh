@@ -26,10 +26,10 @@ namespace archscan::tile {
 //! `Row`: the tuning's row for the accumulator; `Items`: its items_per_thread or small_items_per_thread.
 template <class Problem, class Tuning, class Row, int Items, class Hooks = no_hooks>
 struct striped_tile {
-  using T          = typename Problem::accum_type;
-  using block_scan = block::striped_scan<T, Row::block_threads, Items,
+  using T                         = typename Problem::accum_type;
+  using block_scan                = block::striped_scan<T, Row::block_threads, Items,
                                          Tuning::warp_exchange == warp_exchange_kind::shuffle, Tuning::smem_word_bytes>;
-  using state_t    = tile_state<T, packs_state<Tuning, T>>;
+  using state_t                   = tile_state<T, packs_state<Tuning, T>>;
   static constexpr int tile_items = block_scan::tile_items;
   static constexpr bool ldg =
       detail::loads_read_only<Tuning::load == load_kind::read_only, typename Problem::input_iterator>;
@@ -50,8 +50,8 @@ struct striped_tile {
       __syncthreads();
       tile = s.tile;
     }
-    const int lane = static_cast<int>(threadIdx.x) % 32;
-    const int w    = static_cast<int>(threadIdx.x) / 32;
+    const int lane           = static_cast<int>(threadIdx.x) % 32;
+    const int w              = static_cast<int>(threadIdx.x) / 32;
     const std::int64_t first = tile * tile_items + static_cast<std::int64_t>(w) * block_scan::warp_items + lane;
     const bool full          = (tile + 1) * tile_items <= p.n;
 
@@ -70,7 +70,7 @@ struct striped_tile {
     const T warp_total = block_scan::scan_columns(v, p.op, s.scan);
     if constexpr (Problem::exclusive) block_scan::to_exclusive(v, s.scan);
     const bool tile_has_prefix = tile > 0 || p.seed_maybe().valid;
-    const auto before          = block_scan::combine_warps(warp_total, p.op, tile_has_prefix, s.scan, [&](const T& total) {
+    const auto before = block_scan::combine_warps(warp_total, p.op, tile_has_prefix, s.scan, [&](const T& total) {
       return prefix_of(p, st, tile, tiles, lookback_delay_ns, total);
     });
 #pragma unroll

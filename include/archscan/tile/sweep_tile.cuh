@@ -20,8 +20,8 @@ namespace archscan::tile {
 
 template <class Problem, int Threads, bool ConflictFree>
 struct sweep_tile {
-  using T     = typename Problem::accum_type;
-  using scan  = block::sweep_scan<T, Threads, ConflictFree>;
+  using T                         = typename Problem::accum_type;
+  using scan                      = block::sweep_scan<T, Threads, ConflictFree>;
   static constexpr int items      = scan::items;
   static constexpr int smem_bytes = scan::smem_slots * static_cast<int>(sizeof(T));
 
@@ -35,10 +35,10 @@ struct sweep_tile {
     const std::int64_t rest = p.n - base;
     const int thid          = static_cast<int>(threadIdx.x);
     // A: each thread loads one item from each half of the block's range.
-    const int ai = thid;
-    const int bi = thid + Threads;
-    const T xa   = p.load(base + (ai < rest ? ai : 0));
-    const T xb   = p.load(base + (bi < rest ? bi : 0));
+    const int ai         = thid;
+    const int bi         = thid + Threads;
+    const T xa           = p.load(base + (ai < rest ? ai : 0));
+    const T xb           = p.load(base + (bi < rest ? bi : 0));
     temp[scan::slot(ai)] = xa;
     temp[scan::slot(bi)] = xb;
     // B, C, D
@@ -52,8 +52,8 @@ struct sweep_tile {
   //! The paper's uniform add: combines block `blockIdx.x`'s local results with the scanned sums of the
   //! blocks before it (`sums` holds their inclusive scan) and the seed, and writes the output.
   __device__ static void uniform_add(const Problem& p, const T* scratch, const T* sums) {
-    const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * items;
-    const std::int64_t rest = p.n - base;
+    const std::int64_t base     = static_cast<std::int64_t>(blockIdx.x) * items;
+    const std::int64_t rest     = p.n - base;
     const detail::maybe<T> seed = p.seed_maybe();
     const bool has_incr         = blockIdx.x > 0 || seed.valid;
     const T incr                = blockIdx.x > 0 ? p.seeded(sums[blockIdx.x - 1]) : seed.value;

@@ -75,8 +75,8 @@ struct status_word<T, false, false> {
                                                                    cuda::memory_order_relaxed);
   }
   __device__ __forceinline__ static unsigned load(const storage* p, T& v) {
-    const storage w = cuda::atomic_ref<storage, cuda::thread_scope_device>(*const_cast<storage*>(p))
-                          .load(cuda::memory_order_relaxed);
+    const storage w =
+        cuda::atomic_ref<storage, cuda::thread_scope_device>(*const_cast<storage*>(p)).load(cuda::memory_order_relaxed);
     const auto bits = static_cast<unsigned>(w);
     memcpy(&v, &bits, sizeof(T));
     return static_cast<unsigned>(w >> 32);
@@ -103,7 +103,8 @@ struct status_word<T, true, false> {
   __device__ __forceinline__ static void store_halves(storage* p, unsigned long long s, unsigned long long bits) {
     asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(s), "l"(bits) : "memory");
   }
-  __device__ __forceinline__ static void load_halves(const storage* p, unsigned long long& s, unsigned long long& bits) {
+  __device__ __forceinline__ static void load_halves(const storage* p, unsigned long long& s,
+                                                     unsigned long long& bits) {
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(s), "=l"(bits) : "l"(p) : "memory");
   }
 };
@@ -133,8 +134,8 @@ struct tile_state_layout {
   std::size_t status_offset     = 0;  //!< packed words, or 32-bit statuses (the counter is at offset 0)
   std::size_t aggregates_offset = 0;  //!< split only: one accumulator per tile
   std::size_t inclusives_offset = 0;  //!< split only
-  std::size_t zero_bytes        = 0;  //!< bytes from offset 0 that the reset zeroes: counter, statuses (and split slots)
-  std::size_t bytes             = 0;  //!< the whole, a multiple of detail::storage_alignment
+  std::size_t zero_bytes = 0;  //!< bytes from offset 0 that the reset zeroes: counter, statuses (and split slots)
+  std::size_t bytes      = 0;  //!< the whole, a multiple of detail::storage_alignment
 };
 
 //! The layout for `tiles` tiles of `accum_bytes`-byte accumulators; `packed` when they travel in one word.
@@ -142,12 +143,12 @@ constexpr tile_state_layout make_tile_state_layout(std::int64_t tiles, std::size
   using detail::align_up;
   using detail::storage_alignment;
   tile_state_layout l{};
-  l.packed                 = packed;
-  const auto count         = static_cast<std::size_t>(tiles > 0 ? tiles : 0);
-  const std::size_t word   = accum_bytes <= 4 ? 8 : 16;
-  l.status_offset          = align_up(sizeof(unsigned long long), storage_alignment);
-  l.zero_bytes             = l.status_offset + count * (packed ? word : sizeof(unsigned));
-  std::size_t bytes        = align_up(l.zero_bytes, storage_alignment);
+  l.packed               = packed;
+  const auto count       = static_cast<std::size_t>(tiles > 0 ? tiles : 0);
+  const std::size_t word = accum_bytes <= 4 ? 8 : 16;
+  l.status_offset        = align_up(sizeof(unsigned long long), storage_alignment);
+  l.zero_bytes           = l.status_offset + count * (packed ? word : sizeof(unsigned));
+  std::size_t bytes      = align_up(l.zero_bytes, storage_alignment);
   if (!packed) {
     l.aggregates_offset = bytes;
     bytes += align_up(count * accum_bytes, storage_alignment);
@@ -218,7 +219,7 @@ struct tile_state<T, false> {
 
 //! The tile states a tuning's `tile_status` asks for, for accumulator T: packed where T fits a word.
 template <class Tuning, class T>
-inline constexpr bool packs_state = Tuning::tile_status == tile_status_kind::packed_word && fits_status_word<T>;
+inline constexpr bool packs_state = Tuning::tile_status == tile_status_kind::packed_word&& fits_status_word<T>;
 
 //! Puts the states in their reset state (all zero) on `stream`.
 inline void reset_tile_states(void* d_temp, const tile_state_layout& l, cudaStream_t stream, const char* who) {
@@ -235,7 +236,7 @@ constexpr std::int64_t tile_state_words(const tile_state_layout& l) {
 //! The reset as device code: every thread of a grid of any size zeroes its share of the
 //! `tile_state_words(l)` words from `d_temp`.
 __device__ __forceinline__ void zero_tile_states(void* d_temp, std::int64_t words) {
-  auto* d_words = static_cast<uint4*>(d_temp);
+  auto* d_words             = static_cast<uint4*>(d_temp);
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words; i += stride) {
     d_words[i] = uint4{0, 0, 0, 0};

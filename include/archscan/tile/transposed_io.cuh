@@ -46,11 +46,12 @@ namespace archscan::tile {
 //! (fewer where the tile would not fit, `items`).
 template <class Problem, class Tuning, class Row, int ItemsPerThread>
 struct transposed_io {
-  using T = typename Problem::accum_type;
+  using T                      = typename Problem::accum_type;
   static constexpr int threads = detail::tile_threads<Row, ItemsPerThread>;
   static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
   //! What `finish` makes of a scanned item: what the stores write (converted to the output's type).
-  using finished = std::decay_t<decltype(std::declval<const typename Problem::finish_type&>()(std::declval<const T&>()))>;
+  using finished =
+      std::decay_t<decltype(std::declval<const typename Problem::finish_type&>()(std::declval<const T&>()))>;
 
   //! By-key tiles (detail/keyed.cuh) hold a thread's items split, as their values and one word of
   //! flags (bit j: item j closes its segment), not as keyed<V> items: a register less an item (the
@@ -65,18 +66,17 @@ struct transposed_io {
   //! void where the iterator does not qualify or the tuning does not ask for it. Inputs read their
   //! vectors from `in_source` (a pointer, or the array under a transform iterator) and make each
   //! element an item with its reader.
-  using in_source   = detail::vector_source<typename Problem::input_iterator>;
-  using in_element  = std::conditional_t<Tuning::vector_access && in_source::template reads<T>,
-                                        typename in_source::element, void>;
-  using in_reader   = typename in_source::template reader<T>;
-  using out_element = std::conditional_t<Tuning::vector_access,
-                                         detail::vector_element_t<typename Problem::output_iterator>, void>;
+  using in_source = detail::vector_source<typename Problem::input_iterator>;
+  using in_element =
+      std::conditional_t<Tuning::vector_access && in_source::template reads<T>, typename in_source::element, void>;
+  using in_reader = typename in_source::template reader<T>;
+  using out_element =
+      std::conditional_t<Tuning::vector_access, detail::vector_element_t<typename Problem::output_iterator>, void>;
   //! By-key inputs (detail/keyed.cuh) read their keys and values themselves when both qualify.
-  using keyed_in      = detail::keyed_source<typename Problem::input_iterator>;
+  using keyed_in = detail::keyed_source<typename Problem::input_iterator>;
   //! Keys and values as arithmetic elements only: keys move between lanes by shuffles.
-  using key_element =
-      std::conditional_t<Tuning::vector_access, detail::arithmetic_vector_element_t<typename keyed_in::key_iterator>,
-                         void>;
+  using key_element = std::conditional_t<Tuning::vector_access,
+                                         detail::arithmetic_vector_element_t<typename keyed_in::key_iterator>, void>;
   using value_element =
       std::conditional_t<Tuning::vector_access, detail::arithmetic_vector_element_t<typename keyed_in::value_iterator>,
                          void>;
@@ -101,9 +101,11 @@ struct transposed_io {
   //! vector exchange, one at a time (every exchange ends with its reads done), in the same place.
   template <int Items>
   static constexpr std::size_t warp_region_bytes() {
-    const std::size_t transposed = detail::max_of(transposed_bytes<exchanged, Items>(), transposed_bytes<finished, Items>());
-    const std::size_t vectors    = detail::max_of(vector_warp_bytes<in_element, Items>(), vector_warp_bytes<out_element, Items>(),
-                                                  vector_warp_bytes<key_element, Items>(), vector_warp_bytes<value_element, Items>());
+    const std::size_t transposed =
+        detail::max_of(transposed_bytes<exchanged, Items>(), transposed_bytes<finished, Items>());
+    const std::size_t vectors =
+        detail::max_of(vector_warp_bytes<in_element, Items>(), vector_warp_bytes<out_element, Items>(),
+                       vector_warp_bytes<key_element, Items>(), vector_warp_bytes<value_element, Items>());
     return detail::align_up(transposed > vectors ? transposed : vectors, 16);
   }
   //! Shared memory of a tile with `Items` per thread (exchange regions, block scan, broadcasts).
@@ -167,9 +169,9 @@ struct transposed_io {
       return false;
     }
   }();
-  static constexpr bool bulk_stores = bulk_store_fit && detail::has_bulk_copy;
+  static constexpr bool bulk_stores         = bulk_store_fit && detail::has_bulk_copy;
   static constexpr std::size_t region_bytes = warp_region_bytes<items>();
-  using scan      = block::warp_totals_scan<T, threads>;
+  using scan                                = block::warp_totals_scan<T, threads>;
 
   //! Carved out of the kernel's dynamic shared memory (raw bytes: T need not be trivially constructible).
   struct smem_view {
@@ -189,10 +191,14 @@ struct transposed_io {
       tile_ids = reinterpret_cast<std::int64_t*>(raw + at);
     }
     template <class U = exchanged>
-    __device__ U* transpose_region() const { return reinterpret_cast<U*>(warp_region); }
+    __device__ U* transpose_region() const {
+      return reinterpret_cast<U*>(warp_region);
+    }
     //! Every warp's exchange region, as one array (warp 0's first).
     template <class U>
-    __device__ U* regions() const { return reinterpret_cast<U*>(warp_region - (threadIdx.x / 32) * region_bytes); }
+    __device__ U* regions() const {
+      return reinterpret_cast<U*>(warp_region - (threadIdx.x / 32) * region_bytes);
+    }
     __device__ uint4* vector_region() const { return reinterpret_cast<uint4*>(warp_region); }
   };
 

@@ -38,26 +38,26 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! The tile's shape, shared memory and moves (transposed_io.cuh), named here as the scan uses them;
   //! every member of transposed_io is a public member of the tile too (the dispatch sizes launches by them).
   using io = transposed_io<Problem, Tuning, Row, ItemsPerThread>;
-  using typename io::T;
+  using io::items;
+  using io::packs_items;
+  using io::region_bytes;
+  using io::smem_bytes;
+  using io::smem_limit;
+  using io::splits_keyed;
+  using io::stage_bytes;
+  using io::stages_fit;
+  using io::threads;
+  using io::tile_items;
+  using io::transposes;
   using typename io::finished;
-  using typename io::split_value;
   using typename io::keyed_in;
   using typename io::out_element;
   using typename io::packed_vectors;
-  using typename io::stage_vectors;
   using typename io::scan;
   using typename io::smem_view;
-  using io::threads;
-  using io::items;
-  using io::tile_items;
-  using io::smem_bytes;
-  using io::smem_limit;
-  using io::transposes;
-  using io::region_bytes;
-  using io::splits_keyed;
-  using io::packs_items;
-  using io::stages_fit;
-  using io::stage_bytes;
+  using typename io::split_value;
+  using typename io::stage_vectors;
+  using typename io::T;
 
   //! The moves of packed and of by-key items (tile/packed_io.cuh, tile/keyed_loads.cuh).
   using packed = packed_io<Problem, Tuning, Row, ItemsPerThread>;
@@ -73,22 +73,22 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   static constexpr int cluster_smem_bytes = static_cast<int>(cluster_smem);
   static_assert(cluster_exchange::max_blocks <= segment_tiles, "a cluster's tiles fold as one segment");
 
-  using state_t   = tile_state<T, packs_state<Tuning, T>>;
-  using look      = window_lookback<T, Tuning>;
+  using state_t = tile_state<T, packs_state<Tuning, T>>;
+  using look    = window_lookback<T, Tuning>;
   //! native's walk (tile/segment_lookback.cuh): the tuning's by the accumulator's size, or the chain of
   //! prefixes for a row's large tiles that ask for it (`large_chained`, tuning/shape.cuh). The same bits.
-  using segment_walk = segment_lookback<T, Tuning,
-                                        detail::large_tiles_chained<Row, ItemsPerThread> || chained_by_size<T, Tuning>>;
-  using hooks     = detail::hook_traits<Hooks>;
+  using segment_walk =
+      segment_lookback<T, Tuning, detail::large_tiles_chained<Row, ItemsPerThread> || chained_by_size<T, Tuning>>;
+  using hooks = detail::hook_traits<Hooks>;
 
   //! An ordered wave (wave_prefix) stages the aggregates of the segments before a tile and of its own
   //! (to its end) in the exchange regions when they fit: aggregate i in
   //! slot i + i / 32, so that lane l reading item i of segment l meets a bank of its own. A multiple
   //! of 32; 0 without exchange regions.
   static constexpr std::int64_t staged_aggregates =
-      transposes ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) / (segment_tiles + 1) *
-                       segment_tiles
-                 : 0;
+      transposes
+          ? static_cast<std::int64_t>((threads / 32) * region_bytes / sizeof(T)) / (segment_tiles + 1) * segment_tiles
+          : 0;
   __device__ static std::int64_t staged_slot(std::int64_t i) { return i + i / segment_tiles; }
 
   //! The look-back's first set of tiles (the first `first_set` claimed: those the device holds at
@@ -187,11 +187,13 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
       split_value v[items];
       unsigned closes;
       keyed::load_split(p, base, rest, s, v, closes);
-      scan_items(p, tile, s, find_prefix, [&](int j) { return T::split(v[j], closes, j); }, put);
+      scan_items(
+          p, tile, s, find_prefix, [&](int j) { return T::split(v[j], closes, j); }, put);
     } else {
       T x[items];
       load_items(p, base, rest, s, x);
-      scan_items(p, tile, s, find_prefix, [&](int j) { return x[j]; }, put);
+      scan_items(
+          p, tile, s, find_prefix, [&](int j) { return x[j]; }, put);
     }
     store_items(p, base, rest, s, y);
     hooks::mark(tile, tile_event::stored);
@@ -247,9 +249,8 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! once. A barrier must follow before fold_staged.
   template <class Aggregate>
   __device__ static void stage_aggregates(std::int64_t tile, const smem_view& s, Aggregate aggregate) {
-    T* staged = s.template regions<T>();
-    const std::int64_t end =
-        tile < segment_tiles ? tile : (tile + segment_tiles - 1) / segment_tiles * segment_tiles;
+    T* staged                = s.template regions<T>();
+    const std::int64_t end   = tile < segment_tiles ? tile : (tile + segment_tiles - 1) / segment_tiles * segment_tiles;
     const std::int64_t tiles = gridDim.x;
     for (std::int64_t i = threadIdx.x; i < end; i += threads) {
       staged[staged_slot(i)] = aggregate(i < tiles ? i : tiles - 1);
@@ -266,8 +267,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   template <class Aggregate>
   __device__ static void fold_ordered(const Problem& p, std::int64_t tile, const smem_view& s, Aggregate aggregate) {
     if (threadIdx.x >= 32) return;
-    const detail::maybe<T> prefix =
-        segment_walk::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
+    const detail::maybe<T> prefix = segment_walk::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
 

@@ -17,9 +17,9 @@ struct blelloch_tuning {
     static constexpr int small_items_per_thread = 2;
     static constexpr int min_blocks_per_sm      = 1;
   };
-  using row_8     = row_4;  // H100, double exclusive sum, 2^30: 1280 GB/s (0.47x CUB)
-  using row_16    = row_4;  // not measured separately; blocks that do not fit shrink (dispatch)
-  using row_large = row_4;
+  using row_8                         = row_4;  // H100, double exclusive sum, 2^30: 1280 GB/s (0.47x CUB)
+  using row_16                        = row_4;  // not measured separately; blocks that do not fit shrink (dispatch)
+  using row_large                     = row_4;
   static constexpr bool conflict_free = true;  //!< the paper's padding of shared-memory indices
 };
 

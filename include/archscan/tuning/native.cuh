@@ -28,32 +28,34 @@ struct native_tuning {
   //! costs about the same whatever its size (docs/design-notes.md); narrow accumulators take more items per
   //! tile.
   struct row_1 {  // H100, int8 exclusive sum, 2^30: 1704 GB/s (0.57 of copy, 1.73x CUB; scalar access 0.38)
-    static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 64;
-    static constexpr int small_items_per_thread = 16;
-    static constexpr int min_blocks_per_sm      = 2;
-    static constexpr int single_items_per_thread = 4;  // as packed_rows::row_1 (the same tiles)
+    static constexpr int block_threads               = 256;
+    static constexpr int items_per_thread            = 64;
+    static constexpr int small_items_per_thread      = 16;
+    static constexpr int min_blocks_per_sm           = 2;
+    static constexpr int single_items_per_thread     = 4;  // as packed_rows::row_1 (the same tiles)
     static constexpr int single_max_items_per_thread = 16;
   };
   struct row_2 {  // H100, int16 exclusive sum unpacked, 2^30: 2531 GB/s (0.85 of copy) at 128x64 min 4, the
                   // same threads and items an SM as here; packed_rows' tile, so that the bits agree: not measured
-    static constexpr int block_threads          = 256;
-    static constexpr int items_per_thread       = 64;
-    static constexpr int small_items_per_thread = 8;
-    static constexpr int min_blocks_per_sm      = 2;
-    static constexpr int single_items_per_thread = 4;  // as packed_rows::row_2 (the same tiles)
+    static constexpr int block_threads               = 256;
+    static constexpr int items_per_thread            = 64;
+    static constexpr int small_items_per_thread      = 8;
+    static constexpr int min_blocks_per_sm           = 2;
+    static constexpr int single_items_per_thread     = 4;  // as packed_rows::row_2 (the same tiles)
     static constexpr int single_max_items_per_thread = 16;
-    static constexpr int small_tiles_max        = 264;  // as packed_rows::row_2: the same tiles
+    static constexpr int small_tiles_max             = 264;  // as packed_rows::row_2: the same tiles
   };
   struct row_4 {  // H100, float exclusive sum, 2^30: 2793 GB/s (0.93 of copy, 1.13x CUB)
     static constexpr int block_threads          = 256;
     static constexpr int items_per_thread       = 32;
     static constexpr int small_items_per_thread = 16;  // H100, int32 2^17: 1.31x CUB (1.14x with 40)
     static constexpr int min_blocks_per_sm      = 4;
-    static constexpr int single_items_per_thread = 4;  // H100, int32 2^10: 3.87 us, 1.06x a copy (256x32: 5.02 us, 1.38x)
-    // H100, int32 2^11 / 2^12 (archscan-floor): 256x8 4.06 us, 1.09x a copy / 256x16 4.42 us, 1.19x (256x32: 1.38 / 1.39)
+    static constexpr int single_items_per_thread =
+        4;  // H100, int32 2^10: 3.87 us, 1.06x a copy (256x32: 5.02 us, 1.38x)
+    // H100, int32 2^11 / 2^12 (archscan-floor): 256x8 4.06 us, 1.09x a copy / 256x16 4.42 us, 1.19x (256x32: 1.38
+    // / 1.39)
     static constexpr int single_max_items_per_thread = 16;
-    static constexpr int small_tiles_max        = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
+    static constexpr int small_tiles_max             = 264;  // H100, int32 / float 2^20: 0.98x the time at 132
     // H200, int32 exclusive sum, fraction of a copy staged / not: 2^26 0.877 / 0.854, 2^27 0.919 / 0.881,
     // 2^28 0.933 / 0.881, 2^30 0.943 / 0.881; 2^25 0.821 / 0.837 (docs/design-notes.md). H100: not measured.
     static constexpr std::int64_t staged_from_items = std::int64_t{1} << 26;
@@ -64,9 +66,10 @@ struct native_tuning {
     static constexpr int items_per_thread       = 16;
     static constexpr int small_items_per_thread = 4;  // H100, double 2^14: 1.26x CUB (1.07x with 16)
     static constexpr int min_blocks_per_sm      = 4;
-    static constexpr int single_items_per_thread = 4;  // H100, int64 / double 2^10: 1.13x a copy (the row's tile: 1.30 / 1.32)
+    static constexpr int single_items_per_thread =
+        4;  // H100, int64 / double 2^10: 1.13x a copy (the row's tile: 1.30 / 1.32)
     static constexpr int single_max_items_per_thread = 8;
-    static constexpr int small_tiles_max        = 264;  // H100, double / int64 2^18: 0.96x the time at 132
+    static constexpr int small_tiles_max             = 264;  // H100, double / int64 2^18: 0.96x the time at 132
     // H100, double / int64 2^22: 0.918 / 0.948 the time at 4 blocks (2^23 0.980 / 0.973; H200 2^22
     // 0.977 / 1.003); the wave keeps 4, so that 2^21's 512 tiles stay one wave (1.06x the time at 3).
     static constexpr int lookback_min_blocks_per_sm = 3;
@@ -86,10 +89,10 @@ struct native_tuning {
     static constexpr int staged_min_blocks_per_sm   = 3;  // double 2 blocks: the same; int64: 0.899 at 2^28
   };
   struct row_16 {  // H100, 16-byte non-commutative struct product, 2^20: 24.0 us (1.89x CUB; 128x31 tiles: 27.2 us)
-    static constexpr int block_threads          = 128;
-    static constexpr int items_per_thread       = 16;  // one 16-byte vector an item
-    static constexpr int small_items_per_thread = 16;
-    static constexpr int min_blocks_per_sm      = 4;
+    static constexpr int block_threads           = 128;
+    static constexpr int items_per_thread        = 16;  // one 16-byte vector an item
+    static constexpr int small_items_per_thread  = 16;
+    static constexpr int min_blocks_per_sm       = 4;
     static constexpr int single_items_per_thread = 8;  // H100, the product 2^10: 1.17x a copy (the row's tile: 1.64)
     // H100, the same product, 2^28: 0.839 of copy (2.60x CUB) at 192x21 against 0.823 at 128x31;
     // 160x25 0.985x the time of 128x31, 224x17 0.995x, 256x15 1.009x, 192x21 at 3 blocks 1.33x
@@ -117,21 +120,21 @@ struct native_tuning {
   //! the iterators.
   struct packed_rows {
     struct row_1 {  // H100, int8 exclusive sum, 2^30: 2430 GB/s (0.81 of copy, 2.47x CUB; 256x64 at 2 blocks: 0.59)
-      static constexpr int block_threads          = 256;
-      static constexpr int items_per_thread       = 64;
-      static constexpr int small_items_per_thread = 16;
-      static constexpr int min_blocks_per_sm      = 4;
-      static constexpr int single_items_per_thread = 4;  // H100, int8 2^10: 1.05x a copy (the row's tile: 1.54)
+      static constexpr int block_threads               = 256;
+      static constexpr int items_per_thread            = 64;
+      static constexpr int small_items_per_thread      = 16;
+      static constexpr int min_blocks_per_sm           = 4;
+      static constexpr int single_items_per_thread     = 4;  // H100, int8 2^10: 1.05x a copy (the row's tile: 1.54)
       static constexpr int single_max_items_per_thread = 16;
     };
     struct row_2 {  // H100, int16 exclusive sum, 2^30: 2787 GB/s (0.93 of copy, 1.62x CUB; 128x64 at 4 blocks: 0.85)
-      static constexpr int block_threads          = 256;
-      static constexpr int items_per_thread       = 64;
-      static constexpr int small_items_per_thread = 8;
-      static constexpr int min_blocks_per_sm      = 4;
-      static constexpr int single_items_per_thread = 4;  // H100, int16 2^10: 1.06x a copy (the row's tile: 1.53)
+      static constexpr int block_threads               = 256;
+      static constexpr int items_per_thread            = 64;
+      static constexpr int small_items_per_thread      = 8;
+      static constexpr int min_blocks_per_sm           = 4;
+      static constexpr int single_items_per_thread     = 4;  // H100, int16 2^10: 1.06x a copy (the row's tile: 1.53)
       static constexpr int single_max_items_per_thread = 16;
-      static constexpr int small_tiles_max        = 264;  // H100, int16 2^19: 0.90x the time at 132
+      static constexpr int small_tiles_max             = 264;  // H100, int16 2^19: 0.90x the time at 132
       // H200, int16 exclusive sum, fraction of a copy staged / not: 2^28 0.906 / 0.888, 2^29 0.918 / 0.889,
       // 2^30 0.929 / 0.895; 2^27 0.879 / 0.875, 2^26 0.881 / 0.898 (three runs). H100: not
       // measured. Not row_1: int8 staged 0.627 / 0.631 at 2^28, 0.642 / 0.639 at 2^30 (its tiles' work binds).
@@ -150,10 +153,10 @@ struct native_tuning {
   struct keyed_rows {
     struct row_1 {  // H100, by-key int8 exclusive sum, 2^30: 2211 GB/s, 1.38x CUB (chosen at 1.05x,
                     // against 0.90x at 80 registers, before the walk's by-key waits)
-      static constexpr int block_threads          = 256;
-      static constexpr int items_per_thread       = 16;
-      static constexpr int small_items_per_thread = 4;
-      static constexpr int min_blocks_per_sm      = 4;
+      static constexpr int block_threads           = 256;
+      static constexpr int items_per_thread        = 16;
+      static constexpr int small_items_per_thread  = 4;
+      static constexpr int min_blocks_per_sm       = 4;
       static constexpr int single_items_per_thread = 4;  // H100, by-key int8 2^10: 1.37x a copy (the row's tile: 1.54)
       static constexpr int single_max_items_per_thread = 8;
     };
@@ -163,7 +166,8 @@ struct native_tuning {
       static constexpr int items_per_thread       = 16;
       static constexpr int small_items_per_thread = 4;
       static constexpr int min_blocks_per_sm      = 4;
-      static constexpr int single_items_per_thread = 4;  // H100, by-key int32 / float 2^10: 1.23 / 1.27x a copy (1.57 / 1.56)
+      static constexpr int single_items_per_thread =
+          4;  // H100, by-key int32 / float 2^10: 1.23 / 1.27x a copy (1.57 / 1.56)
       static constexpr int single_max_items_per_thread = 8;
       // H100, by-key int32 2^28: 3007 GB/s, 1.12x CUB (chosen at 0.965x, against 24 items' 0.92x
       // and the small tiles' 0.89x; at 2^24 0.87x against the small tiles' 0.92x).
@@ -183,17 +187,18 @@ struct native_tuning {
       static constexpr int items_per_thread       = 16;  // 16-byte vectors of 8-byte values, 4-byte keys
       static constexpr int small_items_per_thread = 4;   // 2^16: 1.00x CUB (12 items: 0.79x)
       static constexpr int min_blocks_per_sm      = 3;
-      static constexpr int single_items_per_thread = 4;  // H100, by-key int64 / double 2^10: 1.28 / 1.29x a copy (1.70 / 1.72)
+      static constexpr int single_items_per_thread =
+          4;  // H100, by-key int64 / double 2^10: 1.28 / 1.29x a copy (1.70 / 1.72)
       static constexpr int single_max_items_per_thread = 8;
-      static constexpr int small_tiles_max        = 264;  // H100, by-key double 2^18: 0.88x the time at 132
+      static constexpr int small_tiles_max             = 264;  // H100, by-key double 2^18: 0.88x the time at 132
       // H100, by-key double 2^28: 2950 GB/s, 1.02x CUB (chosen at 0.92x, against 24 items' 0.90x
       // and the small tiles' 0.86x; at 2^25 0.81x against the small tiles' 0.83x).
       static constexpr int large_items_per_thread    = 28;
       static constexpr int large_min_blocks_per_sm   = 2;
       static constexpr std::int64_t large_from_items = std::int64_t{1} << 26;
     };
-    using row_16    = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20); 9..12-byte
-                                                 // values took row_16 before (row_bytes 16): not measured
+    using row_16 = native_tuning::row_large;  // keyed<mat2x2>: as before (row_bytes 20); 9..12-byte
+                                              // values took row_16 before (row_bytes 16): not measured
     using row_large = native_tuning::row_large;
   };
 
@@ -293,20 +298,20 @@ struct native_tuning {
   static constexpr std::size_t bulk_store_min_bytes = 8192;
 
   // The transposed tile's fields (tuning/turing.cuh documents each).
-  static constexpr int carveout_fit                   = -1;
-  static constexpr int carveout_unset                 = -2;
-  static constexpr bool warp_transpose                = true;
-  static constexpr int carveout_percent               = carveout_fit;
-  static constexpr bool opt_in_large_smem             = true;
-  static constexpr load_kind load                     = load_kind::direct;
-  static constexpr tile_status_kind tile_status       = tile_status_kind::packed_word;
-  static constexpr bool narrow_index_arithmetic       = true;
-  static constexpr bool vector_access                 = true;
-  static constexpr int lookback_window                = 32;
-  static constexpr unsigned lookback_delay_ns         = 1500;
-  static constexpr unsigned backoff_min_ns            = 200;
-  static constexpr unsigned backoff_max_ns            = 512;
-  static constexpr std::uint64_t spin_limit           = std::uint64_t{1} << 26;
+  static constexpr int carveout_fit             = -1;
+  static constexpr int carveout_unset           = -2;
+  static constexpr bool warp_transpose          = true;
+  static constexpr int carveout_percent         = carveout_fit;
+  static constexpr bool opt_in_large_smem       = true;
+  static constexpr load_kind load               = load_kind::direct;
+  static constexpr tile_status_kind tile_status = tile_status_kind::packed_word;
+  static constexpr bool narrow_index_arithmetic = true;
+  static constexpr bool vector_access           = true;
+  static constexpr int lookback_window          = 32;
+  static constexpr unsigned lookback_delay_ns   = 1500;
+  static constexpr unsigned backoff_min_ns      = 200;
+  static constexpr unsigned backoff_max_ns      = 512;
+  static constexpr std::uint64_t spin_limit     = std::uint64_t{1} << 26;
 };
 
 }  // namespace archscan

@@ -45,11 +45,10 @@ struct single_tiles {
 template <class Row>
 struct single_tiles<Row, std::void_t<decltype(Row::single_items_per_thread)>> {
   static_assert(Row::single_items_per_thread > 0, "single_items_per_thread: at least one item a thread");
-  static constexpr bool present             = true;
-  static constexpr int items_per_thread     = Row::single_items_per_thread;
-  static constexpr int max_items_per_thread = own_single_max_items<Row>::value > items_per_thread
-                                                  ? own_single_max_items<Row>::value
-                                                  : items_per_thread;
+  static constexpr bool present         = true;
+  static constexpr int items_per_thread = Row::single_items_per_thread;
+  static constexpr int max_items_per_thread =
+      own_single_max_items<Row>::value > items_per_thread ? own_single_max_items<Row>::value : items_per_thread;
 };
 //! A row's own `large_block_threads` (`example_large_row`), 0 where it states none.
 template <class Row, class = void>
@@ -72,18 +71,17 @@ struct large_tiles {
 template <class Row>
 constexpr bool other_tile_of(int items) {
   if (items == Row::items_per_thread || items == Row::small_items_per_thread) return true;
-  for (int single = single_tiles<Row>::items_per_thread; single_tiles<Row>::present &&
-                                                          single <= single_tiles<Row>::max_items_per_thread;
-       single *= 2) {
+  for (int single = single_tiles<Row>::items_per_thread;
+       single_tiles<Row>::present && single <= single_tiles<Row>::max_items_per_thread; single *= 2) {
     if (items == single) return true;
   }
   return false;
 }
 template <class Row>
 struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
-  static constexpr bool present            = true;
-  static constexpr int items_per_thread    = Row::large_items_per_thread;
-  static constexpr int min_blocks_per_sm   = Row::large_min_blocks_per_sm;
+  static constexpr bool present          = true;
+  static constexpr int items_per_thread  = Row::large_items_per_thread;
+  static constexpr int min_blocks_per_sm = Row::large_min_blocks_per_sm;
   static constexpr int block_threads =
       own_large_block_threads<Row>::value > 0 ? own_large_block_threads<Row>::value : Row::block_threads;
   static constexpr std::int64_t from_items = Row::large_from_items;
@@ -95,7 +93,7 @@ struct large_tiles<Row, std::void_t<decltype(Row::large_items_per_thread)>> {
 };
 //! Whether a row's tiles of `Items` items per thread are its large tiles (the fields below follow).
 template <class Row, int Items>
-inline constexpr bool is_large_tile = large_tiles<Row>::present && Items == large_tiles<Row>::items_per_thread;
+inline constexpr bool is_large_tile = large_tiles<Row>::present&& Items == large_tiles<Row>::items_per_thread;
 //! The threads of a row's tiles of `Items` items per thread: its large tiles' (`large_block_threads`,
 //! where it states them), else block_threads.
 template <class Row, int Items>
@@ -107,7 +105,7 @@ template <class Row>
 struct own_large_chained<Row, std::void_t<decltype(Row::large_chained)>> : std::bool_constant<Row::large_chained> {};
 //! Whether a row's tiles of `Items` items per thread are its large tiles and walk the chain of prefixes.
 template <class Row, int Items>
-inline constexpr bool large_tiles_chained = is_large_tile<Row, Items> && own_large_chained<Row>::value;
+inline constexpr bool large_tiles_chained = is_large_tile<Row, Items>&& own_large_chained<Row>::value;
 //! The `__launch_bounds__` minimum of a row's tiles of `Items` items per thread.
 template <class Row, int Items>
 inline constexpr int min_blocks_for =
@@ -120,9 +118,9 @@ template <class Row>
 struct own_lookback_min_blocks<Row, std::void_t<decltype(Row::lookback_min_blocks_per_sm)>>
     : std::integral_constant<int, Row::lookback_min_blocks_per_sm> {};
 template <class Row, int Items>
-inline constexpr int lookback_min_blocks_for = own_lookback_min_blocks<Row>::value > 0 && Items == Row::items_per_thread
-                                                   ? own_lookback_min_blocks<Row>::value
-                                                   : min_blocks_for<Row, Items>;
+inline constexpr int lookback_min_blocks_for =
+    own_lookback_min_blocks<Row>::value > 0 && Items == Row::items_per_thread ? own_lookback_min_blocks<Row>::value
+                                                                              : min_blocks_for<Row, Items>;
 
 template <class Tuning, class = void>
 struct narrow_rows {  // no rows of their own: row_4 serves
@@ -145,7 +143,7 @@ struct own_small_tiles_max<Row, std::void_t<decltype(Row::small_tiles_max)>>
 //! one, else its tuning's; 0 in the tuning turns small tiles off for every row.
 template <class Tuning, class Row>
 struct small_tiles_max
-    : std::integral_constant<int, Tuning::small_tiles_max == 0             ? 0
+    : std::integral_constant<int, Tuning::small_tiles_max == 0           ? 0
                                   : own_small_tiles_max<Row>::value >= 0 ? own_small_tiles_max<Row>::value
                                                                          : Tuning::small_tiles_max> {};
 
@@ -217,12 +215,12 @@ struct keyed;
 //! `keyed_rows` where it has them, otherwise the plain rows by `row_bytes`.
 template <class Tuning, class Accum, class = void>
 struct accum_rows {
-  using rows = Tuning;
+  using rows                         = Tuning;
   static constexpr std::size_t bytes = row_bytes<Accum>::value;
 };
 template <class Tuning, class V>
 struct accum_rows<Tuning, keyed<V>, std::void_t<typename Tuning::keyed_rows>> {
-  using rows = typename Tuning::keyed_rows;
+  using rows                         = typename Tuning::keyed_rows;
   static constexpr std::size_t bytes = sizeof(V);
 };
 }  // namespace detail
@@ -238,15 +236,15 @@ struct packed_row {
   using type = Else;
 };
 template <class A, class B>
-inline constexpr bool same_tiles = A::block_threads == B::block_threads && A::items_per_thread == B::items_per_thread &&
-                                   A::small_items_per_thread == B::small_items_per_thread &&
-                                   own_small_tiles_max<A>::value == own_small_tiles_max<B>::value &&
-                                   large_tiles<A>::items_per_thread == large_tiles<B>::items_per_thread &&
-                                   large_tiles<A>::block_threads == large_tiles<B>::block_threads &&
-                                   large_tiles<A>::from_items == large_tiles<B>::from_items &&
-                                   single_tiles<A>::present == single_tiles<B>::present &&
-                                   single_tiles<A>::items_per_thread == single_tiles<B>::items_per_thread &&
-                                   single_tiles<A>::max_items_per_thread == single_tiles<B>::max_items_per_thread;
+inline constexpr bool same_tiles =
+    A::block_threads == B::block_threads&& A::items_per_thread == B::items_per_thread&& A::small_items_per_thread ==
+    B::small_items_per_thread&& own_small_tiles_max<A>::value ==
+    own_small_tiles_max<B>::value&& large_tiles<A>::items_per_thread ==
+    large_tiles<B>::items_per_thread&& large_tiles<A>::block_threads ==
+    large_tiles<B>::block_threads&& large_tiles<A>::from_items ==
+    large_tiles<B>::from_items&& single_tiles<A>::present ==
+    single_tiles<B>::present&& single_tiles<A>::items_per_thread ==
+    single_tiles<B>::items_per_thread&& single_tiles<A>::max_items_per_thread == single_tiles<B>::max_items_per_thread;
 template <class Tuning, std::size_t AccumBytes, class Else>
 struct packed_row<Tuning, AccumBytes, true, Else, std::void_t<typename Tuning::packed_rows>> {
   static_assert(same_tiles<typename Tuning::packed_rows::row_1, typename narrow_rows<Tuning>::row_1> &&

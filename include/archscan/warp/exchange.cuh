@@ -22,7 +22,7 @@ namespace archscan::warp {
 template <class T, int WordBytes>
 struct smem_slot {
   static_assert(WordBytes == 4 || WordBytes == 8, "shared-memory words are 4 or 8 bytes");
-  using word = std::conditional_t<WordBytes == 8 && sizeof(T) % 8 == 0, unsigned long long, unsigned>;
+  using word                 = std::conditional_t<WordBytes == 8 && sizeof(T) % 8 == 0, unsigned long long, unsigned>;
   static constexpr int words = static_cast<int>((sizeof(T) + sizeof(word) - 1) / sizeof(word));
   word w[words];
 
