@@ -2,35 +2,24 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file The native family's dispatch: one tile, one cluster, one wave, or the deterministic look-back
-//! over tiles.
-//!
-//! One tile (n <= tile items): one kernel, one block, no temporary storage; the smallest of the row's single tiles
-//! (`single_items_per_thread` doubling up to `single_max_items_per_thread`) that covers n, else its full tile (a
-//! tile's latency sets a small call's time). Problems of at most `Tuning::small_tiles_max` small tiles (or the
-//! row's own `small_tiles_max`) take those (but where `Tuning::full_tiles_max` full tiles of little more data do:
-//! one cluster instead of a wave), and rows with large tiles take them from their `large_from_items` up (choices by
-//! n alone; an operator exact under any association, whose bits no tiles change, takes the full tiles where they
-//! run staged on the device). At most `Tuning::cluster_max_tiles` tiles on a device with thread block clusters
-//! (sm_90 on): one cluster, the aggregates crossing in shared memory, no temporary storage (a launch the driver
-//! refuses then throws: there is no storage for another route). Tiles that all fit on the device at once: one
-//! cooperative launch, the prefixes after one grid barrier. Otherwise the tile states are reset
-//! (tile/tile_state.cuh) and one kernel scans every tile, one block per tile, the tiles the device holds at once
-//! pacing their loads (Tuning::first_set_stagger_cycles_per_kib). On sm_90 on, with Tuning::dependent_launch, the
-//! reset is a launch of our own kernel and the scan its programmatic dependent, launched during it
-//! (detail/dependent_launch.cuh); else a cudaMemsetAsync, then the scan (the kernels: dispatch/native_config.cuh).
-//! From a row's `staged_from_items` up, on a device whose memory reaches the tuning's `staged_min_memory_gbps`,
-//! with 16-byte aligned input and output, the look-back of the row's full tiles runs staged instead: persistent
-//! blocks with two tiles each in shared memory (tuning/shape.cuh, example_staged_row; the same tiles and folds;
-//! large tiles never stage). Both multi-tile routes fold tile aggregates in one order fixed by tile indices
-//! (`segment_lookback`; a wave of an operator exact under any association, detail/exact_fold.cuh, as a tree, a
-//! declared one's while its lanes' runs are short: `native_wave_in_order`), so they give the same bits, and the
-//! tiles themselves depend only on n and the row (but for exact operators, whose bits no association changes): the
-//! association of every result is a function of n and the row, the same on every run and every GPU, whichever route
-//! the device allows. Temporary storage: a state per tile, and one per segment of 32 tiles where the look-back
-//! walks the segment states (accumulators wider than the tuning's prefix_chain_max_bytes; 2^28 int32 items in
-//! 8192-item tiles take the chain: 32768 packed 8-byte states, 256 B + 256 KiB), or a wave's aggregates where
-//! larger. Launches are checked; nothing synchronizes.
+//! \file The native family's dispatch. The routes, by n and what the device allows:
+//! - one tile (n <= tile items): one block, no temporary storage; the smallest of the row's single tiles of
+//!   few items that covers n, else its full tile;
+//! - one cluster (sm_90 on, at most Tuning::cluster_max_tiles tiles): aggregates cross in shared memory,
+//!   no temporary storage (a launch the driver refuses throws: no storage was planned for another route);
+//! - one wave (every tile resident at once): a cooperative launch, prefixes after one grid barrier;
+//! - the look-back: tile states reset (a kernel of our own with the scan as its programmatic dependent on
+//!   sm_90 with Tuning::dependent_launch, else a cudaMemsetAsync), one block per tile, the tiles the device
+//!   holds at once pacing their loads; staged (persistent blocks, two tiles each in shared memory) from a
+//!   row's `staged_from_items` up on memory of `staged_min_memory_gbps` and 16-byte aligned pointers.
+//! Tiles: small ones up to `small_tiles_max` of them (full ones where `full_tiles_max` of little more data
+//! fit one cluster), large ones from `large_from_items` up, else full (tuning/shape.cuh); an operator exact
+//! under any association takes full tiles where they stage. Every route folds tile aggregates in an order
+//! fixed by tile indices (`segment_lookback`; an exact operator's wave as a tree), and the tiles depend on
+//! n and the row alone (but for exact operators, whose bits no association changes): the same bits on
+//! every run and every GPU, whichever route the device allows. Temporary storage: a state per tile (and
+//! one per 32-tile segment where the walk uses segment states), or a wave's aggregates where larger; 2^28
+//! int32 items in 8192-item tiles take 256 B + 256 KiB. Launches are checked; nothing synchronizes.
 
 #include <algorithm>
 #include <cstdint>
