@@ -1,0 +1,216 @@
+// The native family's plan as host arithmetic (dispatch/native_plan.cuh): route, tiles, grid and
+// tile-state storage up to 2^40 items, from a plan input that names the device's facts as numbers.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <archscan/dispatch/native_plan.cuh>
+
+namespace {
+
+using archscan::dispatch::make_native_plan;
+using archscan::dispatch::native_plan_input;
+using archscan::dispatch::single_pass_route;
+
+std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+native_plan_input input(std::int64_t n, std::size_t bytes = 4, bool packed = true, bool prefix_chain = false) {
+  return {n, bytes, packed, 40, 5120, 132, 8, 0, true, 1 << 30, 8, prefix_chain};
+}
+
+TEST(NativePlan, StagedFromItsSizeOnFastMemory) {
+  using archscan::dispatch::native_staged;
+  constexpr std::int64_t from = std::int64_t{1} << 27;
+  EXPECT_TRUE(native_staged(from, from, 4917, 4000));  // H200: 3201 MHz x 6144 bits
+  EXPECT_FALSE(native_staged(from - 1, from, 4917, 4000));
+  EXPECT_FALSE(native_staged(from, from, 3352, 4000));  // H100: 2619 MHz x 5120 bits
+  EXPECT_TRUE(native_staged(from, from, 3352, 0));      // 0: every device
+  EXPECT_FALSE(native_staged(std::int64_t{1} << 40, INT64_MAX, 4917, 0));
+}
+
+TEST(NativePlan, OneTileNeedsNoTemporaryStorage) {
+  for (std::int64_t n : {1, 2, 5119, 5120}) {
+    const auto plan = make_native_plan(input(n));
+    EXPECT_EQ(plan.route, single_pass_route::single_tile) << n;
+    EXPECT_EQ(plan.temp_bytes, 0u) << n;
+  }
+}
+
+TEST(NativePlan, OneBlockPerTileAndTheStatesUpToTwoToTheForty) {
+  for (int k = 13; k <= 40; ++k) {
+    for (std::int64_t delta : {-1, 0, 1}) {
+      const std::int64_t n     = (std::int64_t{1} << k) + delta;
+      const std::int64_t tiles = (n + 5119) / 5120;
+      for (std::size_t bytes : {4u, 8u, 16u}) {
+        for (const bool chain : {false, true}) {
+          const bool packed = bytes <= 8;
+          const auto plan   = make_native_plan(input(n, bytes, packed, chain));
+          ASSERT_NE(plan.route, single_pass_route::single_tile) << n;
+          EXPECT_EQ(plan.route, tiles <= 132 * 8 ? single_pass_route::wave : single_pass_route::lookback) << n;
+          EXPECT_EQ(plan.tiles.tiles, tiles) << n;
+          EXPECT_EQ(plan.tiles.grid, tiles) << n;
+          // The tiles' states, then the segments' unless the look-back takes the chain of prefixes.
+          const auto t               = static_cast<std::size_t>(tiles + (chain ? 0 : (tiles + 31) / 32));
+          const auto aggregates      = static_cast<std::size_t>(tiles);
+          const std::size_t statuses = 256 + t * (packed ? (bytes <= 4 ? 8 : 16) : 4);
+          const std::size_t slots    = packed ? 0 : 2 * up256(t * bytes);
+          EXPECT_EQ(plan.states.bytes, up256(statuses) + slots) << n;
+          EXPECT_GE(plan.temp_bytes, plan.states.bytes) << n;   // a wave's fallback fits
+          EXPECT_GE(plan.temp_bytes, aggregates * bytes) << n;  // and so do its aggregates
+        }
+      }
+    }
+  }
+}
+
+TEST(NativePlan, ExactWavesFoldInOrderPastTheTreesLongestRun) {
+  using archscan::dispatch::native_wave_in_order;
+  // The last tile's lanes fold ceil((tiles - 1) / 32) aggregates each: 16-byte ones up to 128 bytes
+  // for 257 tiles.
+  EXPECT_FALSE(native_wave_in_order(257, 16, 128));
+  EXPECT_TRUE(native_wave_in_order(258, 16, 128));
+  EXPECT_FALSE(native_wave_in_order(1025, 4, 128));
+  EXPECT_TRUE(native_wave_in_order(1026, 4, 128));
+  EXPECT_FALSE(native_wave_in_order(65, 4, 8));  // determinism_test.cu's native_short_tree_runs
+  EXPECT_TRUE(native_wave_in_order(66, 4, 8));
+  EXPECT_FALSE(native_wave_in_order(33, 8, 8));
+  EXPECT_TRUE(native_wave_in_order(34, 8, 8));
+  EXPECT_TRUE(native_wave_in_order(2, 1, 0));
+  EXPECT_FALSE(native_wave_in_order(std::int64_t{1} << 40, 1024, ~std::size_t{0}));
+  // The plan carries the choice for its wave, a function of n and the tuning alone; by default (an
+  // operator that folds in order anyway, or a tuning without the limit) it is never taken.
+  auto in = input(std::int64_t{258} * 5120, 16, false);
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::wave);
+  EXPECT_FALSE(make_native_plan(in).wave_in_order);
+  in.wave_tree_max_run_bytes = 128;
+  EXPECT_TRUE(make_native_plan(in).wave_in_order);
+  EXPECT_TRUE(native_wave_in_order(in));  // what the dispatch asks the wave kernel's occupancy of
+  in.sm_count = 1000;
+  EXPECT_TRUE(make_native_plan(in).wave_in_order);
+  in.n = std::int64_t{257} * 5120;
+  EXPECT_FALSE(make_native_plan(in).wave_in_order);
+  EXPECT_FALSE(native_wave_in_order(in));
+  in.cooperative = false;  // the look-back: nothing to choose
+  EXPECT_FALSE(make_native_plan(in).wave_in_order);
+}
+
+TEST(NativePlan, TheSamePlanOnEveryDevice) {
+  // What the association depends on (tiles and their size) is the same on a GPU of any size.
+  auto small = input(std::int64_t{1} << 28), large = input(std::int64_t{1} << 28);
+  small.sm_count      = 20;
+  small.blocks_per_sm = 2;
+  large.sm_count      = 148;
+  const auto a = make_native_plan(small), b = make_native_plan(large);
+  EXPECT_EQ(a.tiles.tiles, b.tiles.tiles);
+  EXPECT_EQ(a.tiles.tile_items, b.tiles.tile_items);
+  EXPECT_EQ(a.tiles.grid, b.tiles.grid);
+  EXPECT_EQ(a.temp_bytes, b.temp_bytes);
+}
+
+TEST(NativePlan, WaveWhileEveryTileFitsAndNeverWithTheResidentHook) {
+  EXPECT_EQ(make_native_plan(input(std::int64_t{1056} * 5120)).route, single_pass_route::wave);
+  EXPECT_EQ(make_native_plan(input(std::int64_t{1056} * 5120 + 1)).route, single_pass_route::lookback);
+  auto in        = input(20000);
+  in.cooperative = false;
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+  in                        = input(20000);
+  in.resident_blocks_per_sm = 2;
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+  // The tiles are the same whichever route: that is what keeps the bits the same.
+  auto no_wave           = input(20000);
+  no_wave.wave_max_tiles = 0;
+  EXPECT_EQ(make_native_plan(no_wave).tiles.tile_items, make_native_plan(input(20000)).tiles.tile_items);
+}
+
+TEST(NativePlan, OneClusterUpToItsSizeWithoutStorage) {
+  using archscan::dispatch::native_cluster_candidate;
+  auto in              = input(16 * 5120);
+  in.cluster_max_tiles = 16;
+  const auto plan      = make_native_plan(in);
+  EXPECT_EQ(plan.route, single_pass_route::cluster);
+  EXPECT_EQ(plan.tiles.tiles, 16);
+  EXPECT_EQ(plan.tiles.grid, 16);
+  EXPECT_EQ(plan.temp_bytes, 0u);
+  in.n = 5121;  // two tiles
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::cluster);
+  in.n = 16 * 5120 + 1;  // 17 tiles: a wave
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::wave);
+  in.n = 5120;  // one tile
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::single_tile);
+  in.n                      = 8 * 5120;
+  in.resident_blocks_per_sm = 2;  // the hook asks for the look-back
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+  EXPECT_EQ(make_native_plan(input(8 * 5120)).route, single_pass_route::wave);  // no cluster fits: a wave
+  // The tiles are the wave's: the same bits.
+  EXPECT_EQ(plan.tiles.tile_items, make_native_plan(input(16 * 5120)).tiles.tile_items);
+  // Asked about only where the tuning allows it, on sm_90 on, for 2..max tiles, without the hook.
+  EXPECT_TRUE(native_cluster_candidate(2, 16, 9, 0));
+  EXPECT_TRUE(native_cluster_candidate(16, 16, 10, 0));
+  EXPECT_FALSE(native_cluster_candidate(17, 16, 9, 0));
+  EXPECT_FALSE(native_cluster_candidate(1, 16, 9, 0));
+  EXPECT_FALSE(native_cluster_candidate(8, 16, 8, 0));
+  EXPECT_FALSE(native_cluster_candidate(8, 0, 9, 0));
+  EXPECT_FALSE(native_cluster_candidate(8, 16, 9, 2));
+}
+
+TEST(NativePlan, SmallTilesByNAlone) {
+  using archscan::dispatch::native_small_tiles;
+  // 2048-item small tiles against 5120-item full ones, at most 132 of them.
+  EXPECT_FALSE(native_small_tiles(5120, 5120, 2048, 132));  // one full tile: the single-tile route
+  EXPECT_TRUE(native_small_tiles(5121, 5120, 2048, 132));
+  EXPECT_TRUE(native_small_tiles(132 * 2048, 5120, 2048, 132));
+  EXPECT_FALSE(native_small_tiles(132 * 2048 + 1, 5120, 2048, 132));
+  EXPECT_FALSE(native_small_tiles(20000, 5120, 2048, 0));    // off
+  EXPECT_FALSE(native_small_tiles(20000, 5120, 5120, 132));  // no smaller tiles
+}
+
+TEST(NativePlan, FullTilesFirstByNAlone) {
+  using archscan::dispatch::native_full_tiles_first;
+  // Up to 16 full tiles of 4096 items against 1024-item small tiles, 8-byte accumulators (24 KiB
+  // more a full tile): full tiles while at most 16 of them cover n and small ones number more.
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_TRUE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_TRUE(native_full_tiles_first(16 * 4096, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_FALSE(native_full_tiles_first(16 * 4096 + 1, 4096, 1024, 16, 8, 24 * 1024));
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 0, 8, 24 * 1024));    // off
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 16, 24 * 1024));  // 48 KiB more
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, 0));
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 4096, 1024, 16, 8, -1));       // no byte limit
+  EXPECT_FALSE(native_full_tiles_first(16 * 1024 + 1, 1024, 4096, 16, 8, 1 << 30));  // not smaller
+}
+
+TEST(NativePlan, SmallTilesKeepTheirShape) {
+  // the plan over the chosen shape keeps it, whichever route the device allows
+  auto in             = input(20000);
+  in.items_per_thread = 16;
+  in.tile_items       = 2048;
+  EXPECT_EQ(make_native_plan(in).tiles.tile_items, 2048);
+  in.cooperative = false;
+  EXPECT_EQ(make_native_plan(in).tiles.tile_items, 2048);
+  EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
+}
+
+TEST(NativePlan, FirstSetIsWhatTheDeviceHoldsAtOnce) {
+  // The look-back paces the loads of the tiles the device holds at once (132 SMs x 8 blocks here):
+  // timing only, so the tiles do not change with it.
+  EXPECT_EQ(make_native_plan(input(std::int64_t{1} << 30)).first_set, 132 * 8);
+  auto small          = input(std::int64_t{1} << 30);
+  small.sm_count      = 20;
+  small.blocks_per_sm = 2;
+  EXPECT_EQ(make_native_plan(small).first_set, 40);
+  EXPECT_EQ(make_native_plan(small).tiles.tile_items, make_native_plan(input(std::int64_t{1} << 30)).tiles.tile_items);
+  EXPECT_EQ(make_native_plan(input(3 * 5120)).first_set, 3);                      // never more than the tiles
+  EXPECT_FALSE(make_native_plan(input(std::int64_t{1} << 30)).dependent_launch);  // the dispatch's call, not the plan's
+}
+
+TEST(NativePlan, ResidentBlocksHookCapsTheGrid) {
+  auto in                   = input(std::int64_t{1} << 30);
+  in.resident_blocks_per_sm = 2;
+  EXPECT_EQ(make_native_plan(in).tiles.grid, 132 * 2);
+  in.resident_blocks_per_sm = 100;
+  EXPECT_EQ(make_native_plan(in).tiles.grid, 132 * 8);
+}
+
+}  // namespace
