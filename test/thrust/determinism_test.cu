@@ -15,8 +15,9 @@
 // Where nothing is promised (turing and kepler floats beyond those sizes) the number of distinct
 // results is recorded as a test property, not asserted. Here: every family's promise, and native's
 // bits whatever the blocks resident; determinism_routes_test.cu: native's routes over the same tiles;
-// determinism_paths_test.cu: native's load paths, the staged look-back, by key and declared operators.
-// Three units, so that they compile side by side (as one they were the suite's longest compile).
+// determinism_{staged,vectors,by_key,exact}_test.cu: native's load paths, the staged look-back, by key and
+// declared operators.
+// Six units, so that they compile side by side (as one they were the suite's longest compile).
 
 #include <algorithm>
 #include <cmath>
