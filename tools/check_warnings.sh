@@ -15,9 +15,11 @@
 #      lacks fails.
 #   tools/check_warnings.sh [CCCL_DIR]
 # ARCHSCAN_WARNINGS_ARCH sets check 2's -arch (default sm_75: ptxas runs, so its warnings count too);
-# check 3 stops at PTX for compute_90 (deprecation is the front end's warning), and
-# ARCHSCAN_WARNINGS_USER_VIEW=0 leaves it out (~110 s on 2 cores: CI does, against a CCCL that
-# deprecates none of its functors and iterators).
+# ARCHSCAN_WARNINGS_SYNTAX_ONLY=1 stops check 2's device code after the front end (-fdevice-syntax-only:
+# the front end's warnings, deprecations among them, but none of code generation's). Check 3 always
+# stops there (deprecation is the front end's warning), for compute_90, and
+# ARCHSCAN_WARNINGS_USER_VIEW=0 leaves it out (CI does against a CCCL that deprecates none of its
+# functors and iterators).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
@@ -60,8 +62,10 @@ if nccl=$(tools/nccl_root.sh); then
   # After the compiler's own headers: NCCL may sit in another toolkit's include/ (the toolkit's own).
   own_includes+=(-isystem "$nccl/include")
 fi
+own_device=(-arch="${ARCHSCAN_WARNINGS_ARCH:-sm_75}")
+[ "${ARCHSCAN_WARNINGS_SYNTAX_ONLY:-0}" = 0 ] || own_device+=(-fdevice-syntax-only)
 for src in "${sources[@]}"; do
-  compile "$own" "$src" -arch="${ARCHSCAN_WARNINGS_ARCH:-sm_75}" -DARCHSCAN_NO_SYSTEM_HEADER "${own_includes[@]}"
+  compile "$own" "$src" "${own_device[@]}" -DARCHSCAN_NO_SYSTEM_HEADER "${own_includes[@]}"
 done
 # One grep, not a pipe into grep -q: under pipefail the first grep's SIGPIPE would hide a match.
 if grep -qi "include/archscan/.*warning" "$own"; then
@@ -74,8 +78,8 @@ echo "check_warnings: no warning from include/archscan/ against $against ($(grep
 # 3. A user's view: no warning that Thrust's own path does not give.
 [ "${ARCHSCAN_WARNINGS_USER_VIEW:-1}" != 0 ] || exit 0
 src=test/compile/deprecated_api.cu
-compile "$tmp/reference.log" "$src" -arch=compute_90 -DARCHSCAN_DEPRECATED_REFERENCE "${includes[@]}"
-compile "$tmp/archscan.log" "$src" -arch=compute_90 "${includes[@]}"
+compile "$tmp/reference.log" "$src" -arch=compute_90 -fdevice-syntax-only -DARCHSCAN_DEPRECATED_REFERENCE "${includes[@]}"
+compile "$tmp/archscan.log" "$src" -arch=compute_90 -fdevice-syntax-only "${includes[@]}"
 # A warning's location and kind: "file(line): warning #N-D" (the front ends) or "file:line:col: warning"
 # with its [-W...] flag (the host compiler); any other line that mentions a warning, whole (gcc's
 # quoted source lines left out).

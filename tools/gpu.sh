@@ -3,7 +3,8 @@
 #   tools/gpu.sh STEP...        the steps, in the order given
 # Steps:
 #   build     configure the `gpu` preset (sm_90) into ARCHSCAN_BUILD_DIR and build every target
-#   suite     the whole ctest suite (or the tests whose labels match ARCHSCAN_LABELS), then archscan-ab
+#   suite     the whole ctest suite (or the tests whose labels match ARCHSCAN_LABELS), then archscan-ab;
+#             builds the test programs and archscan-ab alone
 #   sanitize  compute-sanitizer's memcheck, racecheck, initcheck and synccheck over the single-pass
 #             families' tests (tools/sanitize.sh)
 #   bench     perf/run_full.sh: archscan-bench over every axis, Table 2, the ablations
@@ -170,8 +171,10 @@ ctest_results() {
 }
 
 step_suite() {
-  build_targets || { verdict=$?; note=$build_note; return; }
-  local labels=() selected=() remaining=() args log rc n_done
+  # The test programs (test/CMakeLists.txt's archscan-tests) and archscan-ab, not the other benchmarks.
+  local targets=(archscan-tests) labels=() selected=() remaining=() args log rc n_done
+  [ "${ARCHSCAN_SUITE_AB:-1}" = 0 ] || targets+=(archscan-ab)
+  build_targets "${targets[@]}" || { verdict=$?; note=$build_note; return; }
   [ -z "${ARCHSCAN_LABELS:-}" ] || labels=(-L "$ARCHSCAN_LABELS")
   limited ctest --test-dir "$build" -N "${labels[@]}" > "$dir/list.txt" 2>&1
   mapfile -t selected < <(sed -n 's/^ *Test *#\([0-9]*\): .*/\1/p' "$dir/list.txt")
