@@ -34,10 +34,21 @@ against="CCCL $version, $("$nvcc" --version | sed -n 's/^Cuda compilation tools,
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 warn_flags=(-std=c++17 "-Xcompiler=-Wall,-Wextra" -Xcudafe=--display_error_number)
-compile() {  # compile LOG SOURCE FLAGS...: appends the compiler's output to LOG, fails loudly
+# Each check's compiles run side by side (one core each: CI's machine has two), each into its own log.
+started=()
+compile() {  # compile LOG SOURCE FLAGS...: starts the compile, its output into LOG
   local log=$1 src=$2
   shift 2
-  "$nvcc" "${warn_flags[@]}" "$@" -c "$src" -o /dev/null >>"$log" 2>&1 || { cat "$log"; echo "check_warnings: $src: compile failed"; exit 1; }
+  { "$nvcc" "${warn_flags[@]}" "$@" -c "$src" -o /dev/null >"$log" 2>&1 || { echo "check_warnings: $src: compile failed" >>"$log"; exit 1; }; } &
+  started+=("$!:$log")
+}
+finish() {  # waits for the compiles started; a failed one prints its log and fails the check
+  local job status=0
+  for job in "${started[@]}"; do
+    wait "${job%%:*}" || { cat "${job#*:}"; status=1; }
+  done
+  started=()
+  [ "$status" -eq 0 ] || exit 1
 }
 
 # 1. The system-header block in every header.
@@ -65,8 +76,10 @@ fi
 own_device=(-arch="${ARCHSCAN_WARNINGS_ARCH:-sm_75}")
 [ "${ARCHSCAN_WARNINGS_SYNTAX_ONLY:-0}" = 0 ] || own_device+=(-fdevice-syntax-only)
 for src in "${sources[@]}"; do
-  compile "$own" "$src" "${own_device[@]}" -DARCHSCAN_NO_SYSTEM_HEADER "${own_includes[@]}"
+  compile "$tmp/own_$(basename "$src").log" "$src" "${own_device[@]}" -DARCHSCAN_NO_SYSTEM_HEADER "${own_includes[@]}"
 done
+finish
+cat "$tmp"/own_*.log >"$own"
 # One grep, not a pipe into grep -q: under pipefail the first grep's SIGPIPE would hide a match.
 if grep -qi "include/archscan/.*warning" "$own"; then
   grep -i -A2 "include/archscan/.*warning" "$own"
@@ -80,6 +93,7 @@ echo "check_warnings: no warning from include/archscan/ against $against ($(grep
 src=test/compile/deprecated_api.cu
 compile "$tmp/reference.log" "$src" -arch=compute_90 -fdevice-syntax-only -DARCHSCAN_DEPRECATED_REFERENCE "${includes[@]}"
 compile "$tmp/archscan.log" "$src" -arch=compute_90 -fdevice-syntax-only "${includes[@]}"
+finish
 # A warning's location and kind: "file(line): warning #N-D" (the front ends) or "file:line:col: warning"
 # with its [-W...] flag (the host compiler); any other line that mentions a warning, whole (gcc's
 # quoted source lines left out).
