@@ -32,3 +32,9 @@ void oracle_scan_by_key(device_buffer<int>& keys, device_buffer<T>& in, device_b
 }
 
 }  // namespace archscan::test::by_key_suite
+
+//! The explicit instantiation of oracle_scan_by_key for value type T, operator Op and predicate Pred,
+//! in namespace archscan::test::by_key_suite: what scan_by_key_oracles*.cu expand for each value type.
+#define ARCHSCAN_BY_KEY_ORACLE(T, Op, Pred)                                                                \
+  template void oracle_scan_by_key<T, Op, Pred>(device_buffer<int>&, device_buffer<T>&, device_buffer<T>&, \
+                                                device_buffer<T>&, std::int64_t, bool, T, Op, Pred);
