@@ -160,13 +160,16 @@ step_build() {
   fi
 }
 
-# One line per test that finished in a ctest log: NUMBER passed|failed|skipped NAME.
+# One line per test that finished in a ctest log: NUMBER passed|failed|skipped NAME. A name may hold
+# spaces (gtest's typed tests: "T.Case<policy<tuning,true> >"), so the status is read from the line's
+# end: "NAME ....   Passed    0.68 sec", "***Skipped", "***Failed", "***Timeout", "***Exception: ...".
 ctest_results() {
   awk '/^ *[0-9]+\/[0-9]+ +Test +#[0-9]+: / {
     num = $0; sub(/^ *[0-9]+\/[0-9]+ +Test +#/, "", num); sub(/:.*/, "", num)
-    rest = $0; sub(/^[^:]*: /, "", rest); name = rest; sub(/ .*/, "", name); sub(/^[^ ]* */, "", rest)
+    name = $0; sub(/^[^:]*: /, "", name); sub(/ +[0-9.]+ sec *$/, "", name)
     status = "failed"
-    if (rest ~ /^\.*  *Passed/) status = "passed"; else if (rest ~ /^\.*\*\*\*Skipped/) status = "skipped"
+    if (name ~ / +Passed$/) status = "passed"; else if (name ~ /\*\*\*Skipped$/) status = "skipped"
+    sub(/ *(Passed|\*\*\*.*|Not Run.*)$/, "", name); sub(/ \.*$/, "", name)
     print num, status, name }' "$@"
 }
 
@@ -215,7 +218,7 @@ step_suite() {
   skipped=$(awk '$2 == "skipped"' "$dir/counted.txt" | wc -l)
   note="${#selected[@]} tests${ARCHSCAN_LABELS:+ (labels $ARCHSCAN_LABELS)}, $passed passed, $failed failed,"
   note+=" $skipped skipped"
-  [ "$failed" -eq 0 ] || awk '$2 == "failed" { print "failed: " $3 }' "$dir/counted.txt" | head -n 20
+  [ "$failed" -eq 0 ] || awk '$2 == "failed" { sub(/^[^ ]+ [^ ]+ /, ""); print "failed: " $0 }' "$dir/counted.txt" | head -n 20
   verdict=0
   [ "$failed" -eq 0 ] || verdict=1
   if [ ${#remaining[@]} -gt 0 ]; then

@@ -44,7 +44,8 @@ cat > "$tmp/bin/ctest" << 'EOF'
 #!/usr/bin/env bash
 # Five tests; FAKE_HANG=N: test N sleeps (for a time limit to cut it).
 echo "ctest $*" >> "$FAKE_LOG"
-names=(S.Pass S.Fail S.Skip Ints/P.T/1 a_very_long_test_name_that_goes_on_and_on_and_on_for_ever_and_ever_more)
+# Names with spaces, as gtest's typed tests have (test 2 fails, test 4 passes).
+names=(S.Pass "S.Fail<p<t,true> >" S.Skip "P.T<p<t,false> >" a_very_long_test_name_that_goes_on_and_on_and_on_for_ever)
 statuses=("   Passed" "***Failed" "***Skipped" "   Passed" "   Passed")
 if [[ " $* " == *" -N "* ]]; then
   echo "Test project /fake"
@@ -121,7 +122,7 @@ check "the resumed suite runs tests 4 and 5 alone" \
   grep -q -- '-I 0,0,0,4,5$' <(grep -v -- ' -N' "$FAKE_LOG" | grep '^ctest')
 check "the resumed suite: every test counted once" \
   grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped; archscan-ab rc 0 \([0-9]+ s\)$' <(tail -n 1 "$tmp/o")
-check "the resumed suite names the failed test" grep -qx 'failed: S.Fail' "$tmp/o"
+check "the resumed suite names the failed test, spaces and all" grep -qxF 'failed: S.Fail<p<t,true> >' "$tmp/o"
 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "the finished suite is stamped" grep -q 'stamped: done on this tree before' <(tail -n 1 "$tmp/o")
 "$gpu_sh" suite > /dev/null 2>&1
