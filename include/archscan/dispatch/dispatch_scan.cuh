@@ -9,13 +9,13 @@
 
 #include <archscan/detail/thrust_internals.cuh>
 
+#include <archscan/detail/hook_traits.cuh>
 #include <archscan/dispatch/blelloch_dispatch.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/dispatch/kepler_dispatch.cuh>
 #include <archscan/dispatch/native_dispatch.cuh>
 #include <archscan/dispatch/temporary_storage.cuh>
 #include <archscan/dispatch/turing_dispatch.cuh>
-#include <archscan/hooks.cuh>
 
 namespace archscan::dispatch {
 

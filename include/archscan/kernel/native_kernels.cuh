@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include <archscan/detail/dependent_launch.cuh>
-#include <archscan/hooks.cuh>
+#include <archscan/detail/hook_traits.cuh>
 #include <archscan/tile/routed_tile.cuh>
 #include <archscan/tile/staged_tile.cuh>
 

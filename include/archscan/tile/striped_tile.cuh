@@ -14,9 +14,9 @@
 #include <cstdint>
 
 #include <archscan/block/striped_scan.cuh>
+#include <archscan/detail/hook_traits.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
-#include <archscan/hooks.cuh>
 #include <archscan/tile/lookback.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/tuning.cuh>

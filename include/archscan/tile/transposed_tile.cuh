@@ -16,11 +16,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <archscan/detail/hook_traits.cuh>
 #include <archscan/detail/l2_prefetch.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/maybe.cuh>
 #include <archscan/detail/problem.cuh>
-#include <archscan/hooks.cuh>
 #include <archscan/tile/cluster.cuh>
 #include <archscan/tile/keyed_loads.cuh>
 #include <archscan/tile/lookback.cuh>

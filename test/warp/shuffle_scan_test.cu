@@ -1,0 +1,162 @@
+// warp/shuffle_scan.cuh: the shuffles and the warp-wide inclusive scan, for values of one, two, three and
+// four words (arithmetic and not, of sizes that are no multiple of 4), with a non-commutative operator
+// and one whose operator() is not const. Each warp of a few blocks scans its own 32 random values;
+// every result is checked against a sequential fold on the host, exactly (integer-valued doubles).
+
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <archscan/warp/shuffle_scan.cuh>
+
+#include "support/compare.cuh"
+#include "support/device_buffer.cuh"
+#include "support/gpu.cuh"
+#include "support/primitives.cuh"
+
+namespace shuffle_scan_test {
+
+using archscan::test::affine3;
+using archscan::test::affine3_compose;
+using archscan::test::device_buffer;
+using archscan::test::exact_inputs;
+using archscan::test::mat2;
+using archscan::test::mat2_mul;
+using archscan::test::plus;
+using archscan::test::rgb;
+using archscan::test::rgb_affine;
+
+//! A plus whose operator() is not const (it counts its calls).
+struct counting_plus {
+  int calls = 0;
+  __host__ __device__ int operator()(int x, int y) {
+    ++calls;
+    return x + y;
+  }
+};
+
+//! An operator for the calls that take none.
+struct first {
+  template <class T>
+  __host__ __device__ T operator()(const T& x, const T&) const {
+    return x;
+  }
+};
+
+enum class warp_call { inclusive, exclusive, up, idx };
+
+//! Every thread: one value in, one result out. `d_arg`: shfl_up's delta or shfl_idx's source lane.
+template <class T, class Op>
+__global__ void warp_kernel(const T* d_in, const int* d_arg, T* d_out, Op op, warp_call call) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const T v   = d_in[i];
+  T r         = v;
+  switch (call) {  // uniform across the launch: every lane of a warp takes the same case
+    case warp_call::inclusive:
+      r = archscan::warp::inclusive_scan(v, op);
+      break;
+    case warp_call::exclusive:
+      r = archscan::warp::exclusive_from_inclusive(archscan::warp::inclusive_scan(v, op));
+      break;
+    case warp_call::up:
+      r = archscan::warp::shfl_up(v, d_arg[i / 32]);
+      break;
+    case warp_call::idx:
+      r = archscan::warp::shfl_idx(v, d_arg[i]);
+      break;
+  }
+  d_out[i] = r;
+}
+
+constexpr int warps_per_block = 4;
+constexpr int blocks          = 3;
+constexpr std::int64_t n      = std::int64_t{blocks} * warps_per_block * 32;
+
+template <class T, class Op>
+std::vector<T> run(const std::vector<T>& h_in, const std::vector<int>& h_arg, Op op, warp_call call) {
+  device_buffer<T> d_in(h_in), d_out(n);
+  device_buffer<int> d_arg(h_arg);
+  d_out.poison();
+  warp_kernel<<<blocks, warps_per_block * 32>>>(d_in.get(), d_arg.get(), d_out.get(), op, call);
+  archscan::test::check(cudaGetLastError(), "warp_kernel launch");
+  return d_out.to_host();
+}
+
+template <class T, class Op>
+void check_scans(Op op) {
+  const std::vector<T> h = exact_inputs<T>(n, 7);
+  const std::vector<int> none(1, 0);
+  const std::vector<T> inclusive = run(h, none, op, warp_call::inclusive);
+  const std::vector<T> exclusive = run(h, none, op, warp_call::exclusive);
+  for (std::int64_t w = 0; w < n / 32; ++w) {
+    T fold = h[w * 32];
+    for (int lane = 0; lane < 32; ++lane) {
+      const std::size_t i = static_cast<std::size_t>(w * 32 + lane);
+      if (lane > 0) {
+        EXPECT_TRUE(exclusive[i] == fold) << "exclusive, warp " << w << ", lane " << lane;
+        fold = op(fold, h[i]);
+      } else {
+        // Lane 0 has no predecessor: it gets its own inclusive value back, which is its input.
+        EXPECT_TRUE(exclusive[i] == h[i]) << "exclusive, warp " << w << ", lane 0";
+      }
+      ASSERT_TRUE(inclusive[i] == fold) << "inclusive, warp " << w << ", lane " << lane;
+    }
+  }
+}
+
+template <class T>
+void check_shuffles() {
+  const std::vector<T> h = exact_inputs<T>(n, 11);
+  std::mt19937_64 rng(3);
+  std::vector<int> delta(static_cast<std::size_t>(n / 32)), src(static_cast<std::size_t>(n));
+  for (auto& d : delta) d = static_cast<int>(rng() % 32);
+  delta[0] = 1;
+  delta[1] = 31;
+  for (auto& s : src) s = static_cast<int>(rng() % 32);
+  const std::vector<T> up  = run(h, delta, first{}, warp_call::up);
+  const std::vector<T> idx = run(h, src, first{}, warp_call::idx);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t base = i / 32 * 32, lane = i % 32, d = delta[static_cast<std::size_t>(i / 32)];
+    const std::size_t want_up = static_cast<std::size_t>(lane >= d ? i - d : i);  // below delta: its own
+    EXPECT_TRUE(up[static_cast<std::size_t>(i)] == h[want_up]) << "shfl_up, item " << i << ", delta " << d;
+    EXPECT_TRUE(idx[static_cast<std::size_t>(i)] ==
+                h[static_cast<std::size_t>(base + src[static_cast<std::size_t>(i)])])
+        << "shfl_idx, item " << i;
+  }
+}
+
+TEST(WarpShuffleScan, IntPlus) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<int>(plus{});
+}
+TEST(WarpShuffleScan, IntPlusWithNonConstOperator) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<int>(counting_plus{});
+}
+TEST(WarpShuffleScan, DoublePlus) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<double>(plus{});
+}
+TEST(WarpShuffleScan, ThreeByteNonCommutative) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<rgb>(rgb_affine{});
+}
+TEST(WarpShuffleScan, TwelveByteNonCommutative) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<affine3>(affine3_compose{});
+}
+TEST(WarpShuffleScan, SixteenByteMatrices) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<mat2>(mat2_mul{});
+}
+TEST(WarpShuffles, UpAndIndexOfEveryWidth) {
+  ARCHSCAN_REQUIRE_GPU();
+  check_shuffles<int>();
+  check_shuffles<double>();
+  check_shuffles<rgb>();
+  check_shuffles<affine3>();
+  check_shuffles<mat2>();
+}
+
+}  // namespace shuffle_scan_test
