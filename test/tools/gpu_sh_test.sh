@@ -70,9 +70,12 @@ done
 exit 8
 EOF
 chmod +x "$tmp/bin"/*
+# None of the caller's settings: ctest runs this under tools/gpu.sh on the GPU machine, whose own
+# ARCHSCAN_SUITE_AB, ARCHSCAN_TIME_LIMIT, ... would change what the fake runs do.
+while read -r var; do unset "$var"; done < <(compgen -v ARCHSCAN_)
+unset FORCE
 export PATH=$tmp/bin:$PATH FAKE_LOG=$tmp/calls.log ARCHSCAN_REV=abc1234 ARCHSCAN_JOBS=4
 export ARCHSCAN_BUILD_DIR=$tmp/build ARCHSCAN_WORK=$tmp/work ARCHSCAN_OUT=$tmp/out
-unset ARCHSCAN_LABELS ARCHSCAN_STEP_TIMEOUT ARCHSCAN_TIME_LIMIT FORCE ARCHSCAN_RERUN_FAILED
 
 # Arguments.
 "$gpu_sh" > "$tmp/o" 2>&1
