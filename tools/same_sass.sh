@@ -4,7 +4,11 @@
 # comments). The same SASS runs the same way, so such a change needs no new GPU run; any kernel whose
 # code moved needs one (CONTRIBUTING.md: GPU workflow).
 #
-#   tools/same_sass.sh [REV] [ARCH...]     REV: default HEAD; ARCH: default 75 90
+#   tools/same_sass.sh [--renames] [REV] [ARCH...]     REV: default HEAD; ARCH: default 75 90
+#
+# --renames: for a change that renames kernels (their template arguments) but must not change their
+# code: a kernel on one side only passes where the other side has one of the same code
+# (tools/sass_kernels.py --renames).
 #
 # Compiles test/compile/public_api.cu (every overload, every policy form) and
 # test/compile/every_route.cu (every family's routes over the value widths and scan forms) for each
@@ -21,6 +25,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
+renames=()
+if [ "${1:-}" = --renames ]; then
+  renames=(--renames)
+  shift
+fi
 rev=${1:-HEAD}
 shift || true
 archs=("$@")
@@ -92,7 +101,7 @@ for unit in "${units[@]}"; do
   for arch in "${archs[@]}"; do
     name=$(basename "$unit" .cu)_sm$arch.sass
     echo "$unit, sm_$arch, $(git log -1 --format=%h "$rev") -> working tree:"
-    tools/sass_kernels.py "$old_dump/$name" "$new_dump/$name" || { rc=$?; [ $rc -eq 1 ] || exit 2; status=1; }
+    tools/sass_kernels.py "${renames[@]}" "$old_dump/$name" "$new_dump/$name" || { rc=$?; [ $rc -eq 1 ] || exit 2; status=1; }
   done
 done
 if [ $status -eq 0 ]; then

@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 """Compares the SASS of two builds of one unit, kernel by kernel (tools/same_sass.sh).
 
-    tools/sass_kernels.py OLD.sass NEW.sass
+    tools/sass_kernels.py [--renames] OLD.sass NEW.sass
 
 Each file is `cuobjdump -sass` of one object. A kernel is its `Function :` header and the
 instructions under it, up to the next header; two kernels are the same when their instructions,
 encodings included, are the same text. Prints one line per kernel that differs or stands in one
 file only (names demangled where c++filt is found; the first 12 of each kind, the rest counted),
 then a summary. Exit 0: the same kernels with the same code; 1: any difference; 2: a file holds
-no kernel.
+no kernel or a bad argument.
+
+--renames: for a change that renames kernels (their template arguments, say) but must not change
+their code. A kernel found in one file only is paired with one of the other file's of the same
+arch and the same instructions (a call's target is an offset, never a name, so a body does not
+depend on the names); it passes when every kernel on either side finds its pair. What it cannot see: two renamed kernels
+that traded their code (each launch now runs the other's) pass; the GPU tests of each route catch that.
 """
+
+import collections
 
 import hashlib
 import re
@@ -76,24 +84,50 @@ def demangle(names):
     return [f"{n.split(' ', 1)[0]} {d}" for n, d in zip(names, lines)]
 
 
+def pair_renamed(old, new, only_old, only_new):
+    """Pairs kernels of one side only with the other side's of the same arch and the same code:
+    returns the pairs (old name, new name) and what is left unpaired on each side."""
+    by_code = collections.defaultdict(list)
+    for k in only_new:
+        by_code[(k.split(" ", 1)[0], new[k])].append(k)
+    pairs, left_old = [], []
+    for k in only_old:
+        candidates = by_code.get((k.split(" ", 1)[0], old[k]))
+        if candidates:
+            pairs.append((k, candidates.pop(0)))
+        else:
+            left_old.append(k)
+    left_new = sorted(k for ks in by_code.values() for k in ks)
+    return pairs, left_old, left_new
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    renames = "--renames" in args
+    args = [a for a in args if a != "--renames"]
+    if len(args) != 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    old, new = kernels(sys.argv[1]), kernels(sys.argv[2])
+    old, new = kernels(args[0]), kernels(args[1])
     if not old or not new:
-        print(f"sass_kernels: no kernel in {sys.argv[1] if not old else sys.argv[2]}", file=sys.stderr)
+        print(f"sass_kernels: no kernel in {args[0] if not old else args[1]}", file=sys.stderr)
         return 2
     only_old = sorted(set(old) - set(new))
     only_new = sorted(set(new) - set(old))
     changed = sorted(k for k in set(old) & set(new) if old[k] != new[k])
+    pairs = []
+    if renames:
+        pairs, only_old, only_new = pair_renamed(old, new, only_old, only_new)
     for label, names in (("only in old", only_old), ("only in new", only_new), ("changed", changed)):
         for n in demangle(names[:LISTED]):
             print(f"  {label}: {n[:300]}")
         if len(names) > LISTED:
             print(f"  {label}: ... and {len(names) - LISTED} more")
     same = len(set(old) & set(new)) - len(changed)
-    print(f"  {same} kernels the same, {len(changed)} changed, {len(only_old)} only in old, {len(only_new)} only in new")
+    summary = f"  {same} kernels the same, {len(changed)} changed, {len(only_old)} only in old, {len(only_new)} only in new"
+    if renames:
+        summary += f", {len(pairs)} renamed with the same code"
+    print(summary)
     return 0 if not (only_old or only_new or changed) else 1
 
 

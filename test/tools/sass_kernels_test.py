@@ -32,14 +32,14 @@ ANON_B = "_Z1kIN41_GLOBAL__N__7465e580_4_a_cu_08cd0aa4_32211fEEvT_"
 
 
 class SassKernels(unittest.TestCase):
-    def compare(self, old, new):
+    def compare(self, old, new, *flags):
         with tempfile.TemporaryDirectory() as d:
             a, b = os.path.join(d, "old.sass"), os.path.join(d, "new.sass")
             with open(a, "w") as f:
                 f.write(dump(old))
             with open(b, "w") as f:
                 f.write(dump(new))
-            r = subprocess.run([sys.executable, TOOL, a, b], capture_output=True, text=True, check=False)
+            r = subprocess.run([sys.executable, TOOL, *flags, a, b], capture_output=True, text=True, check=False)
             return r.returncode, r.stdout
 
     def test_same_code_under_other_anonymous_namespaces(self):
@@ -59,6 +59,29 @@ class SassKernels(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("only in old: sm_90 two()", out)
         self.assertIn("only in new: sm_90 three()", out)
+
+    def test_renamed_kernels_with_the_same_code_pass_only_with_renames(self):
+        other = BODY[:1] + ["S2R R7, SR_CTAID.X"] + BODY[2:]
+        old = {"_Z3onev": BODY, "_Z3twov": other}
+        new = {"_Z5threev": other, "_Z4fourv": BODY}
+        rc, out = self.compare(old, new)
+        self.assertEqual(rc, 1, out)
+        rc, out = self.compare(old, new, "--renames")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("0 only in old, 0 only in new, 2 renamed with the same code", out)
+
+    def test_a_renamed_kernel_with_other_code_fails_under_renames(self):
+        other = BODY[:1] + ["S2R R7, SR_CTAID.X"] + BODY[2:]
+        rc, out = self.compare({"_Z3onev": BODY, "_Z3twov": BODY}, {"_Z3onev": BODY, "_Z5threev": other}, "--renames")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("only in old: sm_90 two()", out)
+        self.assertIn("only in new: sm_90 three()", out)
+
+    def test_renames_pair_each_kernel_once(self):
+        # Two old kernels of one body, one new: one pair, one left over.
+        rc, out = self.compare({"_Z3onev": BODY, "_Z3twov": BODY}, {"_Z5threev": BODY}, "--renames")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("1 only in old, 0 only in new, 1 renamed with the same code", out)
 
     def test_no_kernel_is_an_error(self):
         rc, _ = self.compare({}, {"_Z3onev": BODY})
