@@ -8,7 +8,7 @@
 #
 # --renames: for a change that renames kernels (their template arguments) but must not change their
 # code: a kernel on one side only passes where the other side has one of the same code
-# (tools/sass_kernels.py --renames).
+# (tools/sass_kernels.py --renames, whose docstring lists what that cannot see).
 #
 # Compiles test/compile/public_api.cu (every overload, every policy form) and
 # test/compile/every_route.cu (every family's routes over the value widths and scan forms) for each
@@ -33,6 +33,9 @@ fi
 rev=${1:-HEAD}
 shift || true
 archs=("$@")
+for a in "$rev" "${archs[@]}"; do
+  [[ $a != -* ]] || { echo "same_sass: options come first: $a" >&2; exit 2; }
+done
 [ ${#archs[@]} -gt 0 ] || archs=(75 90)
 units=(test/compile/public_api.cu test/compile/every_route.cu)
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
@@ -101,7 +104,7 @@ for unit in "${units[@]}"; do
   for arch in "${archs[@]}"; do
     name=$(basename "$unit" .cu)_sm$arch.sass
     echo "$unit, sm_$arch, $(git log -1 --format=%h "$rev") -> working tree:"
-    tools/sass_kernels.py "${renames[@]}" "$old_dump/$name" "$new_dump/$name" || { rc=$?; [ $rc -eq 1 ] || exit 2; status=1; }
+    tools/sass_kernels.py ${renames[@]+"${renames[@]}"} "$old_dump/$name" "$new_dump/$name" || { rc=$?; [ $rc -eq 1 ] || exit 2; status=1; }
   done
 done
 if [ $status -eq 0 ]; then

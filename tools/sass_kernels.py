@@ -13,8 +13,13 @@ no kernel or a bad argument.
 --renames: for a change that renames kernels (their template arguments, say) but must not change
 their code. A kernel found in one file only is paired with one of the other file's of the same
 arch and the same instructions (a call's target is an offset, never a name, so a body does not
-depend on the names); it passes when every kernel on either side finds its pair. What it cannot see: two renamed kernels
-that traded their code (each launch now runs the other's) pass; the GPU tests of each route catch that.
+depend on the names); it passes when every kernel on either side finds its pair. What it cannot
+see, so what a change it passes must still be shown not to do by other means (the host plan tests,
+the GPU tests of each route):
+  - which renamed kernel is which: bodies that moved between kernels pass (two kernels that traded
+    their code, a longer cycle, a kernel dropped and an unrelated one of the same code added);
+  - what the SASS listing does not print: launch bounds, cluster dimensions, registers and shared
+    memory (cuobjdump -res-usage shows the last two).
 """
 
 import collections
@@ -105,7 +110,7 @@ def main():
     args = sys.argv[1:]
     renames = "--renames" in args
     args = [a for a in args if a != "--renames"]
-    if len(args) != 2:
+    if len(args) != 2 or any(a.startswith("-") for a in args):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     old, new = kernels(args[0]), kernels(args[1])

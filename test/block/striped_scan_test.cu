@@ -28,7 +28,8 @@ using archscan::test::plus;
 //! item's scan (an exclusive scan's first item without a prefix: nothing) and the tile total that
 //! thread 0's callback received.
 template <class T, int Threads, int Items, bool Shuffle, int WordBytes, class Op>
-__global__ void striped_kernel(const T* d_in, const T* d_seed, T* d_out, T* d_tile_total, Op op, bool exclusive) {
+__global__ void __launch_bounds__(Threads)
+    striped_kernel(const T* d_in, const T* d_seed, T* d_out, T* d_tile_total, Op op, bool exclusive) {
   using scan = archscan::block::striped_scan<T, Threads, Items, Shuffle, WordBytes>;
   __shared__ typename scan::storage s;
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;

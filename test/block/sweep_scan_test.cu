@@ -1,5 +1,5 @@
-// block/sweep_scan.cuh: Harris's up- and down-sweep, padded (Listing 3) and not (Listing 2), for 4-, 16-,
-// 64- and 128-byte items (the last not padded), with a non-commutative operator: every item but the
+// block/sweep_scan.cuh: Harris's up- and down-sweep, padded (Listing 3) and not (Listing 2), for 4-, 12-,
+// 16-, 64- and 128-byte items (the last not padded), with a non-commutative operator: every item but the
 // first ends holding its exclusive prefix within the tile, and the total comes back to every thread.
 // The layout's padding arithmetic is checked on the host.
 
@@ -53,7 +53,7 @@ std::vector<T> inputs(std::int64_t n, std::uint64_t seed) {
     std::vector<T> v(static_cast<std::size_t>(n));
     for (auto& x : v) {
       for (auto& word : x.w) word = static_cast<std::uint32_t>(rng());
-      x.w[0] = x.w[0] % 7 + 1;
+      x.w[0] = x.w[0] % 4 * 2 + 1;  // odd: invertible, so a product never forgets earlier items
     }
     return v;
   }
@@ -63,7 +63,7 @@ std::vector<T> inputs(std::int64_t n, std::uint64_t seed) {
 //! (whose prefix is empty) and, in place of the first, the total as thread 0 sees it; `d_total`: each
 //! thread's total.
 template <class T, int Threads, bool ConflictFree, class Op>
-__global__ void sweep_kernel(const T* d_in, T* d_out, T* d_total, Op op) {
+__global__ void __launch_bounds__(Threads) sweep_kernel(const T* d_in, T* d_out, T* d_total, Op op) {
   using sweep = archscan::block::sweep_scan<T, Threads, ConflictFree>;
   extern __shared__ __align__(16) unsigned char smem[];
   T* temp        = reinterpret_cast<T*>(smem);

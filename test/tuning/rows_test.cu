@@ -87,7 +87,7 @@ struct single_row : row<0> {
   static constexpr int single_items_per_thread = 2;
 };
 struct ladder_row : single_row {
-  static constexpr int single_max_items_per_thread = 8;
+  static constexpr int single_max_items_per_thread = 16;  // 2, 4, 8, 16: 16 is no other tile's
 };
 struct large_row : row<0> {
   static constexpr int large_items_per_thread     = 24;
@@ -122,9 +122,12 @@ TEST(TuningRows, SingleTilesAndTheirLadder) {
   EXPECT_TRUE(d::single_tiles<single_row>::present);
   EXPECT_EQ(d::single_tiles<single_row>::items_per_thread, 2);
   EXPECT_EQ(d::single_tiles<single_row>::max_items_per_thread, 2);  // no ladder: one step
-  EXPECT_EQ(d::single_tiles<ladder_row>::max_items_per_thread, 8);  // 2, 4, 8
-  EXPECT_TRUE(d::other_tile_of<ladder_row>(4));
-  EXPECT_FALSE(d::other_tile_of<ladder_row>(16));
+  EXPECT_EQ(d::single_tiles<ladder_row>::max_items_per_thread, 16);
+  EXPECT_TRUE(d::other_tile_of<ladder_row>(16));  // the ladder's top step alone
+  EXPECT_TRUE(d::other_tile_of<ladder_row>(2));   // and its first
+  EXPECT_FALSE(d::other_tile_of<ladder_row>(32));
+  EXPECT_FALSE(d::other_tile_of<single_row>(16));  // no ladder: the single tile of 2 alone
+  EXPECT_FALSE(d::other_tile_of<row<0>>(2));       // no single tiles
 }
 
 TEST(TuningRows, LargeTilesStatedByTheRow) {

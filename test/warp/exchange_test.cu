@@ -24,13 +24,16 @@ using archscan::test::exact_inputs;
 using archscan::test::mat2;
 using archscan::test::mat2_mul;
 using archscan::test::plus;
+using archscan::test::rgb;
+using archscan::test::rgb_affine;
 
 constexpr int warps = 4;
 constexpr int n     = 2 * warps * 32;  // two blocks
 
 //! Each thread writes its inclusive scan across its warp and the value of lane `d_src[i]`.
 template <class Exchange, class T, class Op>
-__global__ void exchange_kernel(const T* d_in, const int* d_src, T* d_scan, T* d_read, Op op) {
+__global__ void __launch_bounds__(warps * 32)
+    exchange_kernel(const T* d_in, const int* d_src, T* d_scan, T* d_read, Op op) {
   __shared__ typename Exchange::storage s[warps];
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   auto& mine  = s[threadIdx.x / 32];
@@ -77,6 +80,10 @@ TEST(WarpExchange, DoublePlus) {
   ARCHSCAN_REQUIRE_GPU();
   check_every_exchange<double>(plus{});
 }
+TEST(WarpExchange, ThreeByteNonCommutative) {  // a partly filled word
+  ARCHSCAN_REQUIRE_GPU();
+  check_every_exchange<rgb>(rgb_affine{});
+}
 TEST(WarpExchange, TwelveByteNonCommutative) {
   ARCHSCAN_REQUIRE_GPU();
   check_every_exchange<affine3>(affine3_compose{});
@@ -93,6 +100,7 @@ TEST(WarpExchange, SlotWords) {
   static_assert(archscan::warp::smem_slot<affine3, 8>::words == 3);  // 12 bytes: 4-byte words
   static_assert(archscan::warp::smem_slot<mat2, 8>::words == 2);
   static_assert(archscan::warp::smem_slot<mat2, 4>::words == 4);
+  static_assert(archscan::warp::smem_slot<rgb, 8>::words == 1);  // 3 bytes: one 4-byte word
   EXPECT_EQ(sizeof(archscan::warp::smem_slot<affine3, 8>), 12u);
 }
 

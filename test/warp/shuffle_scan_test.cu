@@ -17,6 +17,8 @@
 
 namespace shuffle_scan_test {
 
+using archscan::test::affine2;
+using archscan::test::affine2_compose;
 using archscan::test::affine3;
 using archscan::test::affine3_compose;
 using archscan::test::device_buffer;
@@ -44,11 +46,16 @@ struct first {
   }
 };
 
+constexpr int warps_per_block = 4;
+constexpr int blocks          = 3;
+constexpr std::int64_t n      = std::int64_t{blocks} * warps_per_block * 32;
+
 enum class warp_call { inclusive, exclusive, up, idx };
 
 //! Every thread: one value in, one result out. `d_arg`: shfl_up's delta or shfl_idx's source lane.
 template <class T, class Op>
-__global__ void warp_kernel(const T* d_in, const int* d_arg, T* d_out, Op op, warp_call call) {
+__global__ void __launch_bounds__(warps_per_block * 32)
+    warp_kernel(const T* d_in, const int* d_arg, T* d_out, Op op, warp_call call) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const T v   = d_in[i];
   T r         = v;
@@ -68,10 +75,6 @@ __global__ void warp_kernel(const T* d_in, const int* d_arg, T* d_out, Op op, wa
   }
   d_out[i] = r;
 }
-
-constexpr int warps_per_block = 4;
-constexpr int blocks          = 3;
-constexpr std::int64_t n      = std::int64_t{blocks} * warps_per_block * 32;
 
 template <class T, class Op>
 std::vector<T> run(const std::vector<T>& h_in, const std::vector<int>& h_arg, Op op, warp_call call) {
@@ -142,6 +145,10 @@ TEST(WarpShuffleScan, ThreeByteNonCommutative) {
   ARCHSCAN_REQUIRE_GPU();
   check_scans<rgb>(rgb_affine{});
 }
+TEST(WarpShuffleScan, EightByteNonArithmetic) {  // two words, one shuffle each
+  ARCHSCAN_REQUIRE_GPU();
+  check_scans<affine2>(affine2_compose{});
+}
 TEST(WarpShuffleScan, TwelveByteNonCommutative) {
   ARCHSCAN_REQUIRE_GPU();
   check_scans<affine3>(affine3_compose{});
@@ -155,6 +162,7 @@ TEST(WarpShuffles, UpAndIndexOfEveryWidth) {
   check_shuffles<int>();
   check_shuffles<double>();
   check_shuffles<rgb>();
+  check_shuffles<affine2>();
   check_shuffles<affine3>();
   check_shuffles<mat2>();
 }
