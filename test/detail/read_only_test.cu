@@ -1,6 +1,7 @@
-// detail/read_only.cuh: which inputs a tile reads with __ldg: raw pointers (const or not) to the
-// arithmetic types __ldg has overloads for, and only where the tuning asks for the read-only path.
-// Host only: compile-time values.
+// detail/read_only.cuh: which inputs a tile reads with __ldg: raw pointers, const or not but never
+// volatile (__ldg has no such overload, and its cache would keep what may change), to the arithmetic
+// types __ldg has overloads for, and only where the tuning asks for the read-only path. Host only:
+// compile-time values.
 
 #include <cstdint>
 
@@ -34,6 +35,8 @@ TEST(ReadOnly, NothingElse) {
   EXPECT_FALSE(ldg_input<an_iterator>);
   EXPECT_FALSE(ldg_input<int>);
   EXPECT_FALSE(ldg_input<const int* const*>);
+  EXPECT_FALSE(ldg_input<volatile int*>);
+  EXPECT_FALSE(ldg_input<const volatile double*>);
 }
 
 TEST(ReadOnly, OnlyWhereTheTuningAsks) {

@@ -51,6 +51,15 @@ TEST(VectorSource, PointersAndTransformsOfContiguousArrays) {
   SUCCEED();
 }
 
+//! Volatile memory is accessed as the program says, an item at a time: never in vectors, in or out.
+TEST(VectorSource, NeverVolatileMemory) {
+  EXPECT_TRUE((std::is_same_v<archscan::detail::vector_element_t<float*>, float>));
+  EXPECT_TRUE((std::is_void_v<archscan::detail::vector_element_t<volatile float*>>));
+  EXPECT_TRUE((std::is_void_v<archscan::detail::vector_element_t<const volatile int*>>));
+  EXPECT_TRUE((std::is_void_v<archscan::detail::arithmetic_vector_element_t<volatile int*>>));
+  EXPECT_TRUE((std::is_void_v<vector_source_element_t<const volatile int*>>));
+}
+
 TEST(VectorSource, PackedOnlyWhereSlotsHoldTheItems) {
   static_assert(packs_narrow_items<true, const std::int8_t*, std::uint8_t*, std::int8_t>);
   static_assert(packs_narrow_items<true, const std::int8_t*, std::int8_t*, int>);  // int accumulated, packed as int8

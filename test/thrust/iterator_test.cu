@@ -106,6 +106,16 @@ TYPED_TEST(IteratorTest, InputIterators) {
     check_input(policy, thrust::make_transform_iterator(zip, pair_sum{}), n, items, "zip_iterator (transformed)");
     check_input(policy, d.begin(), n, base, "device_vector iterator");
     check_input(policy, thrust::device_pointer_cast(thrust::raw_pointer_cast(d.data())), n, base, "device_ptr");
+    // Read one item at a time, as the program says: no vectors, no read-only cache, a plain accumulator.
+    // Into raw pointers: Thrust's own scan of a volatile input into a device_vector does not compile.
+    const volatile i64* volatile_in = thrust::raw_pointer_cast(d.data());
+    thrust::device_vector<i64> a(n, i64{-0x5A5A5A5A}), b(n, i64{-0x5A5A5A5A});
+    thrust::inclusive_scan(policy, volatile_in, volatile_in + n, thrust::raw_pointer_cast(a.data()));
+    thrust::inclusive_scan(thrust::cuda::par, volatile_in, volatile_in + n, thrust::raw_pointer_cast(b.data()));
+    std::vector<i64> ha(n), hb(n);
+    thrust::copy(a.begin(), a.end(), ha.begin());
+    thrust::copy(b.begin(), b.end(), hb.begin());
+    ASSERT_TRUE(agree("volatile pointer", ha, hb, hb, host_inclusive(base), {})) << "n=" << n;
   }
 }
 

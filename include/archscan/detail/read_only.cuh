@@ -3,8 +3,8 @@
 #pragma GCC system_header
 #endif
 //! \file Which inputs the read-only data path (`__ldg`, load_kind::read_only) can load: raw pointers to
-//! the arithmetic types `__ldg` has overloads for. Every other input loads through its iterator.
-//! The data must not change while the kernel runs: in-place scans qualify, since a tile writes only
+//! the arithmetic types `__ldg` has overloads for, not volatile ones. Every other input loads through
+//! its iterator. The data must not change while the kernel runs: in-place scans qualify, since a tile writes only
 //! addresses that it alone has read, and after reading them.
 
 #include <type_traits>
@@ -22,7 +22,7 @@ inline constexpr bool ldg_value =
 template <class It>
 inline constexpr bool ldg_input = false;
 template <class U>
-inline constexpr bool ldg_input<U*> = ldg_value<std::remove_cv_t<U>>;
+inline constexpr bool ldg_input<U*> = ldg_value<std::remove_const_t<U>>;  // not volatile: __ldg caches
 
 //! Whether a tile of a tuning that asks for the read-only path (`ReadOnly`: its `load` is
 //! load_kind::read_only, tuning/shape.cuh) reads input iterator `It` with `__ldg`.

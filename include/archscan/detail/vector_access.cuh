@@ -36,9 +36,10 @@ struct vector_element<U*> {
       arithmetic || (std::is_class_v<value> && std::is_trivially_copyable_v<value> &&
                      std::is_default_constructible_v<value> && std::is_copy_assignable_v<value>);
   static constexpr bool whole = sizeof(value) <= 16 && 16 % sizeof(value) == 0;
-  using type                  = std::conditional_t<plain && whole, value, void>;
+  //! Volatile memory is read and written as the program says, one access an item: never in vectors.
+  using type = std::conditional_t<plain && whole && !std::is_volatile_v<U>, value, void>;
   //! Arithmetic elements alone: by-key tiles shuffle keys between lanes and compare them.
-  using arithmetic_type = std::conditional_t<arithmetic && whole, value, void>;
+  using arithmetic_type = std::conditional_t<arithmetic && whole && !std::is_volatile_v<U>, value, void>;
 };
 template <class It>
 using vector_element_t = typename vector_element<It>::type;

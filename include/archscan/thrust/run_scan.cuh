@@ -5,6 +5,7 @@
 //! \file What the Thrust overloads share: forming the scan problem and handing it to dispatch.
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda/std/iterator>
 #include <thrust/iterator/iterator_traits.h>
@@ -19,8 +20,10 @@
 
 namespace archscan::detail {
 
+//! An input's value type, unqualified: Thrust's traits keep a `volatile T*`'s volatile, and an
+//! accumulator in registers has no use for it (std::iterator_traits drops it too).
 template <class It>
-using value_t = typename thrust::iterator_traits<It>::value_type;
+using value_t = std::remove_cv_t<typename thrust::iterator_traits<It>::value_type>;
 
 //! Number of items in [first, last); a negative distance is an empty range, as in Thrust.
 template <class It>
