@@ -6,7 +6,7 @@
 //! template parameter that defaults to `no_hooks`, resolved once at the top of dispatch (`hooks_of`),
 //! and `hook_traits` reads every field, off where a hooks struct leaves it out, so that the shipped
 //! policies compile no hook code. Here, below every scope, so that the tiles that call the hooks need
-//! no header above their own.
+//! not include hooks.cuh, which is above theirs.
 
 #include <cstdint>
 #include <type_traits>
