@@ -85,4 +85,22 @@ std::vector<T> exact_inputs(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
+//! What each warp's inclusive scan of `h` gives: a sequential fold over every 32 items, in order.
+template <class T, class Op>
+std::vector<T> per_warp_inclusive(const std::vector<T>& h, Op op) {
+  std::vector<T> r(h);
+  for (std::size_t i = 1; i < r.size(); ++i) {
+    if (i % 32 != 0) r[i] = op(r[i - 1], h[i]);
+  }
+  return r;
+}
+
+//! `n` random lanes, 0..31.
+inline std::vector<int> random_lanes(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> lanes(n);
+  for (auto& lane : lanes) lane = static_cast<int>(rng() % 32);
+  return lanes;
+}
+
 }  // namespace archscan::test

@@ -3,7 +3,6 @@
 // not a multiple of the word, with a non-commutative operator. Checked against the host, exactly.
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,15 +16,7 @@
 
 namespace exchange_test {
 
-using archscan::test::affine3;
-using archscan::test::affine3_compose;
-using archscan::test::device_buffer;
-using archscan::test::exact_inputs;
-using archscan::test::mat2;
-using archscan::test::mat2_mul;
-using archscan::test::plus;
-using archscan::test::rgb;
-using archscan::test::rgb_affine;
+using namespace archscan::test;
 
 constexpr int warps = 4;
 constexpr int n     = 2 * warps * 32;  // two blocks
@@ -43,25 +34,18 @@ __global__ void __launch_bounds__(warps * 32)
 
 template <class Exchange, class T, class Op>
 void check(Op op) {
-  const std::vector<T> h = exact_inputs<T>(n, sizeof(T));
-  std::mt19937_64 rng(5);
-  std::vector<int> src(n);
-  for (auto& s : src) s = static_cast<int>(rng() % 32);
+  const std::vector<T> h     = exact_inputs<T>(n, sizeof(T));
+  const std::vector<int> src = random_lanes(n, 5);
   device_buffer<T> d_in(h), d_scan(n), d_read(n);
   device_buffer<int> d_src(src);
   d_scan.poison();
   d_read.poison();
   exchange_kernel<Exchange><<<2, warps * 32>>>(d_in.get(), d_src.get(), d_scan.get(), d_read.get(), op);
   archscan::test::check(cudaGetLastError(), "exchange_kernel launch");
-  const std::vector<T> scan = d_scan.to_host(), read = d_read.to_host();
-  for (int w = 0; w < n / 32; ++w) {
-    T fold = h[w * 32];
-    for (int lane = 0; lane < 32; ++lane) {
-      const int i = w * 32 + lane;
-      if (lane > 0) fold = op(fold, h[i]);
-      ASSERT_TRUE(scan[i] == fold) << "inclusive_scan, warp " << w << ", lane " << lane;
-      ASSERT_TRUE(read[i] == h[w * 32 + src[i]]) << "from_lane, warp " << w << ", lane " << lane;
-    }
+  const std::vector<T> scan = d_scan.to_host(), read = d_read.to_host(), want = per_warp_inclusive(h, op);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(scan[i] == want[i]) << "inclusive_scan, warp " << i / 32 << ", lane " << i % 32;
+    ASSERT_TRUE(read[i] == h[i / 32 * 32 + src[i]]) << "from_lane, warp " << i / 32 << ", lane " << i % 32;
   }
 }
 

@@ -17,17 +17,7 @@
 
 namespace shuffle_scan_test {
 
-using archscan::test::affine2;
-using archscan::test::affine2_compose;
-using archscan::test::affine3;
-using archscan::test::affine3_compose;
-using archscan::test::device_buffer;
-using archscan::test::exact_inputs;
-using archscan::test::mat2;
-using archscan::test::mat2_mul;
-using archscan::test::plus;
-using archscan::test::rgb;
-using archscan::test::rgb_affine;
+using namespace archscan::test;
 
 //! A plus whose operator() is not const (it counts its calls).
 struct counting_plus {
@@ -92,33 +82,24 @@ void check_scans(Op op) {
   const std::vector<int> none(1, 0);
   const std::vector<T> inclusive = run(h, none, op, warp_call::inclusive);
   const std::vector<T> exclusive = run(h, none, op, warp_call::exclusive);
-  for (std::int64_t w = 0; w < n / 32; ++w) {
-    T fold = h[w * 32];
-    for (int lane = 0; lane < 32; ++lane) {
-      const std::size_t i = static_cast<std::size_t>(w * 32 + lane);
-      if (lane > 0) {
-        EXPECT_TRUE(exclusive[i] == fold) << "exclusive, warp " << w << ", lane " << lane;
-        fold = op(fold, h[i]);
-      } else {
-        // Lane 0 has no predecessor: it gets its own inclusive value back, which is its input.
-        EXPECT_TRUE(exclusive[i] == h[i]) << "exclusive, warp " << w << ", lane 0";
-      }
-      ASSERT_TRUE(inclusive[i] == fold) << "inclusive, warp " << w << ", lane " << lane;
-    }
+  const std::vector<T> want      = per_warp_inclusive(h, op);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    // Lane 0 has no predecessor: it gets its own inclusive value back, which is its input.
+    const T want_exclusive = i % 32 == 0 ? h[i] : want[i - 1];
+    EXPECT_TRUE(exclusive[i] == want_exclusive) << "exclusive, warp " << i / 32 << ", lane " << i % 32;
+    ASSERT_TRUE(inclusive[i] == want[i]) << "inclusive, warp " << i / 32 << ", lane " << i % 32;
   }
 }
 
 template <class T>
 void check_shuffles() {
-  const std::vector<T> h = exact_inputs<T>(n, 11);
-  std::mt19937_64 rng(3);
-  std::vector<int> delta(static_cast<std::size_t>(n / 32)), src(static_cast<std::size_t>(n));
-  for (auto& d : delta) d = static_cast<int>(rng() % 32);
-  delta[0] = 1;
-  delta[1] = 31;
-  for (auto& s : src) s = static_cast<int>(rng() % 32);
-  const std::vector<T> up  = run(h, delta, first{}, warp_call::up);
-  const std::vector<T> idx = run(h, src, first{}, warp_call::idx);
+  const std::vector<T> h     = exact_inputs<T>(n, 11);
+  std::vector<int> delta     = random_lanes(static_cast<std::size_t>(n / 32), 3);
+  const std::vector<int> src = random_lanes(static_cast<std::size_t>(n), 4);
+  delta[0]                   = 1;
+  delta[1]                   = 31;
+  const std::vector<T> up    = run(h, delta, first{}, warp_call::up);
+  const std::vector<T> idx   = run(h, src, first{}, warp_call::idx);
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t base = i / 32 * 32, lane = i % 32, d = delta[static_cast<std::size_t>(i / 32)];
     const std::size_t want_up = static_cast<std::size_t>(lane >= d ? i - d : i);  // below delta: its own
