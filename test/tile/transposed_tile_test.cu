@@ -13,6 +13,7 @@
 #include <archscan/tile/staged_tile.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 #include <archscan/tuning/native.cuh>
+#include <archscan/tuning/tile_config.cuh>
 #include <archscan/tuning/turing.cuh>
 #include <cuda/std/functional>
 
@@ -28,11 +29,13 @@ using archscan::test::mat2_mul;
 using int_plus  = ::cuda::std::plus<int>;
 using int8_plus = ::cuda::std::plus<std::int8_t>;
 
+template <class Tuning, class Row, int Items>
+using config = archscan::tile_config<Tuning, Row, Items>;
 template <class T, class Op>
 using problem = detail::scan_problem<const T*, T*, T, detail::callable<Op>, detail::identity_finish,
                                      detail::scan_kind::inclusive, false>;
 template <class Tuning, class Row, class T, class Op, int Items>
-constexpr bool bulk_fit = archscan::tile::transposed_tile<problem<T, Op>, Tuning, Row, Items>::bulk_store_fit;
+constexpr bool bulk_fit = archscan::tile::transposed_tile<problem<T, Op>, config<Tuning, Row, Items>>::bulk_store_fit;
 
 struct native_without_bulk_stores : native_tuning {
   static constexpr std::size_t bulk_store_min_bytes = 0;
@@ -61,8 +64,8 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
   // Packed one-byte items (16 a lane: one vector, 512 B a warp) store through their own path: never,
   // whatever the threshold.
   using packed_1 = native_tuning::packed_rows::row_1;
-  static_assert(archscan::tile::transposed_tile<problem<std::int8_t, int8_plus>, native_bulk_from_256, packed_1,
-                                                16>::packs_items);
+  static_assert(archscan::tile::transposed_tile<problem<std::int8_t, int8_plus>,
+                                                config<native_bulk_from_256, packed_1, 16>>::packs_items);
   static_assert(!bulk_fit<native_bulk_from_256, packed_1, std::int8_t, int8_plus, 16>);
   // 0, or no such field (turing): never.
   static_assert(!bulk_fit<native_without_bulk_stores, row_16, mat2, mat2_mul, large>);
@@ -74,10 +77,10 @@ TEST(TransposedTileBulkStores, OnlyLargeSegmentsOfAnOddVectorCount) {
 // in and out, packed or not, items not split by key; its two stages and three blocks fit an sm_90 SM
 // (227 KiB of shared memory).
 template <class Row, class T, class Op, int Items>
-using tile_for = archscan::tile::transposed_tile<problem<T, Op>, native_tuning, Row, Items>;
+using tile_for = archscan::tile::transposed_tile<problem<T, Op>, config<native_tuning, Row, Items>>;
 //! The same tile, staged (tile/staged_tile.cuh): its block and shared memory.
 template <class Row, class T, class Op, int Items>
-using staged_for = archscan::tile::staged_tile<problem<T, Op>, native_tuning, Row, Items>;
+using staged_for = archscan::tile::staged_tile<problem<T, Op>, config<native_tuning, Row, Items>>;
 
 TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   using row_4      = native_tuning::row_4;
@@ -100,7 +103,8 @@ TEST(TransposedTileStages, FullVectorTilesOfOneWidth) {
   // Packed two-byte items in a four-byte accumulator (row_4's tiles): not staged, never measured so.
   using int16_into_int = detail::scan_problem<const std::int16_t*, std::int16_t*, int, detail::callable<int_plus>,
                                               detail::identity_finish, detail::scan_kind::inclusive, false>;
-  using row_4_packed   = archscan::tile::transposed_tile<int16_into_int, native_tuning, row_4, row_4::items_per_thread>;
+  using row_4_packed =
+      archscan::tile::transposed_tile<int16_into_int, config<native_tuning, row_4, row_4::items_per_thread>>;
   static_assert(row_4_packed::packs_items && !row_4_packed::stages_fit);
   // Items read one by one (an odd count of 8-byte items does not split into vectors): never.
   using row_8 = native_tuning::row_8;

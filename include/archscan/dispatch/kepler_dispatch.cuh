@@ -77,12 +77,12 @@ struct family_dispatch<kepler_family> {
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
-    using T   = typename Problem::accum_type;
-    using row = row_of<Tuning, Problem>;
-    const single_pass_plan pl =
-        make_kepler_plan({p.n, row::block_threads, row::items_per_thread, row::small_items_per_thread,
-                          row::min_blocks_per_sm, Tuning::fill_grid, Tuning::fill_blocks_per_sm, facts.sm_count,
-                          sizeof(T), tile::packs_state<Tuning, T>, Tuning::lookback_delay_ns});
+    using T                   = typename Problem::accum_type;
+    using row                 = row_of<Tuning, Problem>;
+    const single_pass_plan pl = make_kepler_plan(
+        {p.n, row::block_threads, row::items_per_thread, row::small_items_per_thread, row::min_blocks_per_sm,
+         Tuning::fill_grid, Tuning::fill_blocks_per_sm, facts.sm_count, sizeof(T),
+         tile::packs_state<Tuning::tile_status == tile_status_kind::packed_word, T>, Tuning::lookback_delay_ns});
     check_grid(pl.tiles.grid, "archscan::kepler: too many tiles for one grid");
     return pl;
   }

@@ -35,11 +35,14 @@ struct native_config {
       Tuning, accum,
       detail::packs_narrow_items<Tuning::vector_access && Tuning::warp_transpose, typename Problem::input_iterator,
                                  typename Problem::output_iterator, accum>>;
+  //! The tiles of `Items` per thread, resolved once (tuning/tile_config.cuh): what the kernels take.
+  template <int Items>
+  using config_of = tile_config<Tuning, row, Items, Hooks>;
   //! The tile of `Items` per thread, and the same tile staged.
   template <int Items>
-  using tile_of = kernel::native_tile<Tuning, row, Hooks, Problem, Items>;
+  using tile_of = kernel::native_tile<config_of<Items>, Problem>;
   template <int Items>
-  using staged_of = kernel::native_staged_tile<Tuning, row, Hooks, Problem, Items>;
+  using staged_of = kernel::native_staged_tile<config_of<Items>, Problem>;
   using single    = detail::single_tiles<row>;
   using large     = detail::large_tiles<row>;
   //! Items a thread of the row's full, small and large tiles.
@@ -188,7 +191,7 @@ struct native_config {
   //! single tiles of singles_from), and its launch arguments.
   template <int Items>
   static constexpr auto routed_kernel =
-      kernel::native_scan<Tuning, row, Hooks, Problem, Items, routes<Items>, Items == full_items ? singles_from() : 0u>;
+      kernel::native_scan<config_of<Items>, Problem, routes<Items>, Items == full_items ? singles_from() : 0u>;
   template <int Items>
   using launch_args = tile::routed_launch<typename tile_of<Items>::state_t, accum>;
   //! The kernel that runs the waves of tiles of `Items` per thread: its own where wave_apart. (A
@@ -196,7 +199,7 @@ struct native_config {
   template <int Items>
   static constexpr auto wave_kernel_of() {
     if constexpr (wave_apart<Items>) {
-      return kernel::native_scan<Tuning, row, Hooks, Problem, Items, wave_routes>;
+      return kernel::native_scan<config_of<Items>, Problem, wave_routes>;
     } else {
       return routed_kernel<Items>;
     }
@@ -205,7 +208,7 @@ struct native_config {
   static constexpr auto wave_kernel = wave_kernel_of<Items>();
   //! The staged look-back's kernel of tiles of `Items` per thread.
   template <int Items>
-  static constexpr auto staged_kernel = kernel::native_scan_tiles_staged<Tuning, row, Hooks, Problem, Items>;
+  static constexpr auto staged_kernel = kernel::native_scan_tiles_staged<config_of<Items>, Problem>;
 };
 
 }  // namespace archscan::dispatch

@@ -206,7 +206,7 @@ struct family_dispatch<native_family> {
     const int blocks_per_sm = configure_routed<C, Items, k>(facts);  // before largest_cluster: its smem
     native_plan_input in{p.n,
                          sizeof(T),
-                         tile::packs_state<Tuning, T>,
+                         tile::packs_state<C::template config_of<Items>::packed_status, T>,
                          tile_t::items,
                          tile_t::tile_items,
                          facts.sm_count,

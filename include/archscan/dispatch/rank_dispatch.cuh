@@ -164,9 +164,10 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
   using key_t    = typename boundary::key_type;
   using total_problem =
       detail::scan_problem<in_t, T*, T, op_t, detail::identity_finish, detail::scan_kind::inclusive, false>;
-  using reduce_row  = row_for_accum<native_tuning, T>;  // the first pass: native's tiles, any family
-  using chunk       = tile::chunk_total<total_problem, native_tuning, reduce_row>;
-  using seed_source = detail::gathered_seed<T, key_t, op_t, boundary>;
+  using reduce_row   = row_for_accum<native_tuning, T>;  // the first pass: native's tiles, any family
+  using chunk_config = tile_config<native_tuning, reduce_row, reduce_row::items_per_thread>;
+  using chunk        = tile::chunk_total<total_problem, chunk_config>;
+  using seed_source  = detail::gathered_seed<T, key_t, op_t, boundary>;
   using seeded_problem =
       detail::scan_problem<in_t, typename Problem::output_iterator, T, op_t, typename Problem::finish_type,
                            Problem::exclusive ? detail::scan_kind::exclusive : detail::scan_kind::inclusive, true,
@@ -195,7 +196,7 @@ void scan_across(across_tag, comm_policy<Tuning, Blocking>& policy, const Proble
                         seed_source{nullptr, f.rank, Problem::has_seed ? 1 : 0, problem.op, bound}};
   decltype(family::template plan<Tuning, hooks>(seeded, facts)) seeded_plan{};
   if (n > 0) seeded_plan = family::template plan<Tuning, hooks>(seeded, facts);
-  const auto chunk_kernel = kernel::rank_chunk_totals<native_tuning, reduce_row, total_problem, boundary>;
+  const auto chunk_kernel = kernel::rank_chunk_totals<chunk_config, total_problem, boundary>;
   opt_in_dynamic_smem(chunk_kernel, chunk::smem_bytes, facts, "archscan: a scan across ranks");
   const rank_layout layout =
       make_rank_layout(n > 0 ? seeded_plan.temp_bytes : 0,

@@ -113,8 +113,11 @@ template <>
 struct family_dispatch<turing_family> {
   template <class Tuning, class Problem>
   using row_of = row_for_accum<Tuning, typename Problem::accum_type>;
+  //! The tiles of `Items` a thread, resolved once (tuning/tile_config.cuh): what the kernels take.
   template <class Tuning, class Hooks, class Problem, int Items>
-  using tile_of = kernel::turing_tile<Tuning, row_of<Tuning, Problem>, Hooks, Problem, Items>;
+  using config_of = tile_config<Tuning, row_of<Tuning, Problem>, Items, Hooks>;
+  template <class Tuning, class Hooks, class Problem, int Items>
+  using tile_of = kernel::turing_tile<config_of<Tuning, Hooks, Problem, Items>, Problem>;
   template <class Tuning, class Hooks, class Problem>
   using full_tile = tile_of<Tuning, Hooks, Problem, row_of<Tuning, Problem>::items_per_thread>;
   template <class Tuning, class Hooks, class Problem>
@@ -122,13 +125,15 @@ struct family_dispatch<turing_family> {
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
-    using T     = typename Problem::accum_type;
-    using row   = row_of<Tuning, Problem>;
-    using full  = full_tile<Tuning, Hooks, Problem>;
-    using small = small_tile<Tuning, Hooks, Problem>;
+    using T       = typename Problem::accum_type;
+    using row     = row_of<Tuning, Problem>;
+    using full    = full_tile<Tuning, Hooks, Problem>;
+    using small   = small_tile<Tuning, Hooks, Problem>;
+    using full_c  = config_of<Tuning, Hooks, Problem, row::items_per_thread>;
+    using small_c = config_of<Tuning, Hooks, Problem, row::small_items_per_thread>;
     turing_plan_input in{p.n,
                          sizeof(T),
-                         tile::packs_state<Tuning, T>,
+                         tile::packs_state<full_c::packed_status, T>,
                          full::items,
                          full::tile_items,
                          small::items,
@@ -143,26 +148,23 @@ struct family_dispatch<turing_family> {
                          detail::hook_traits<Hooks>::resident_blocks_per_sm,
                          Tuning::lookback_delay_ns};
     if (p.n <= full::tile_items) {
-      configure_kernel<Tuning, kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>, false>(
-          full::threads, full::smem_bytes, facts);
+      configure_kernel<Tuning, kernel::turing_scan_single<full_c, Problem>, false>(full::threads, full::smem_bytes,
+                                                                                   facts);
       return make_turing_plan(in);
     }
     // Every block of a wave must be resident at once. All shared memory to the carveout, so that the
     // blocks the occupancy query counts are certainly the blocks that fit (the preferred carveout is
     // a hint); for one pass over few items the L1 it leaves makes no measured difference.
     if (turing_small_wave_candidate(in)) {
-      in.small_wave_blocks_per_sm =
-          configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::small_items_per_thread>,
-                           true>(small::threads, small::smem_bytes, facts, 100);
+      in.small_wave_blocks_per_sm = configure_kernel<Tuning, kernel::turing_scan_wave<small_c, Problem>, true>(
+          small::threads, small::smem_bytes, facts, 100);
     }
     if (turing_wave_candidate(in)) {
-      in.wave_blocks_per_sm =
-          configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
-              full::threads, full::smem_bytes, facts, 100);
+      in.wave_blocks_per_sm = configure_kernel<Tuning, kernel::turing_scan_wave<full_c, Problem>, true>(
+          full::threads, full::smem_bytes, facts, 100);
     }
-    in.lookback_blocks_per_sm =
-        configure_kernel<Tuning, kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
-            full::threads, full::smem_bytes, facts);
+    in.lookback_blocks_per_sm = configure_kernel<Tuning, kernel::turing_scan_tiles<full_c, Problem>, true>(
+        full::threads, full::smem_bytes, facts);
     const single_pass_plan pl = make_turing_plan(in);
     check_grid(pl.lookback.grid, "archscan::turing: too many tiles for one grid");
     return pl;
@@ -171,13 +173,13 @@ struct family_dispatch<turing_family> {
   template <class Tuning, class Hooks, class Problem>
   static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts, void* d_temp,
                      cudaStream_t stream) {
-    using row  = row_of<Tuning, Problem>;
-    using full = full_tile<Tuning, Hooks, Problem>;
+    using row    = row_of<Tuning, Problem>;
+    using full   = full_tile<Tuning, Hooks, Problem>;
+    using full_c = config_of<Tuning, Hooks, Problem, row::items_per_thread>;
     if (pl.route == single_pass_route::single_tile) {
-      configure_kernel<Tuning, kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>, false>(
-          full::threads, full::smem_bytes, facts);
-      kernel::turing_scan_single<Tuning, row, Hooks, Problem, row::items_per_thread>
-          <<<1, full::threads, full::smem_bytes, stream>>>(p);
+      configure_kernel<Tuning, kernel::turing_scan_single<full_c, Problem>, false>(full::threads, full::smem_bytes,
+                                                                                   facts);
+      kernel::turing_scan_single<full_c, Problem><<<1, full::threads, full::smem_bytes, stream>>>(p);
       detail::throw_on_launch_error("archscan::turing: scan_single");
       return;
     }
@@ -190,9 +192,8 @@ struct family_dispatch<turing_family> {
     }
     using state_t = typename full::state_t;
     tile::reset_tile_states(d_temp, pl.states, stream, "archscan::turing: resetting tile states");
-    configure_kernel<Tuning, kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>, true>(
-        full::threads, full::smem_bytes, facts);
-    kernel::turing_scan_tiles<Tuning, row, Hooks, Problem, row::items_per_thread>
+    configure_kernel<Tuning, kernel::turing_scan_tiles<full_c, Problem>, true>(full::threads, full::smem_bytes, facts);
+    kernel::turing_scan_tiles<full_c, Problem>
         <<<static_cast<unsigned>(pl.lookback.grid), full::threads, full::smem_bytes, stream>>>(
             p, state_t::bind(d_temp, pl.states), pl.lookback.tiles, pl.lookback_delay_ns);
     detail::throw_on_launch_error("archscan::turing: scan_tiles");
@@ -205,11 +206,11 @@ struct family_dispatch<turing_family> {
   template <class Tuning, class Hooks, int Items, class Problem>
   static bool launch_wave(const Problem& p, const tile_grid& wave, const detail::device_facts& facts, void* d_temp,
                           cudaStream_t stream) {
-    using row    = row_of<Tuning, Problem>;
-    using tile_t = tile_of<Tuning, Hooks, Problem, Items>;
-    configure_kernel<Tuning, kernel::turing_scan_wave<Tuning, row, Hooks, Problem, Items>, true>(
-        tile_t::threads, tile_t::smem_bytes, facts, 100);
-    return launch_cooperative(kernel::turing_scan_wave<Tuning, row, Hooks, Problem, Items>, wave.grid, tile_t::threads,
+    using config_t = config_of<Tuning, Hooks, Problem, Items>;
+    using tile_t   = tile_of<Tuning, Hooks, Problem, Items>;
+    configure_kernel<Tuning, kernel::turing_scan_wave<config_t, Problem>, true>(tile_t::threads, tile_t::smem_bytes,
+                                                                                facts, 100);
+    return launch_cooperative(kernel::turing_scan_wave<config_t, Problem>, wave.grid, tile_t::threads,
                               tile_t::smem_bytes, stream, "archscan::turing: scan_wave", p,
                               static_cast<typename Problem::accum_type*>(d_temp));
   }

@@ -15,20 +15,19 @@
 
 namespace archscan::kernel {
 
-//! `Items`: the row's items_per_thread, its small_items_per_thread for problems of few small tiles, its
-//! large_items_per_thread for problems from its large_from_items up, or one of its single tiles' item
-//! counts (single_items_per_thread up to single_max_items_per_thread) for problems that one such tile
-//! covers (tuning/shape.cuh).
-template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
-using native_tile = tile::transposed_tile<Problem, Tuning, Row, Items, Hooks>;
+//! `Config`: one tile shape of the tuning (tuning/tile_config.cuh): the row's full tiles, its small
+//! tiles for problems of few small tiles, its large tiles for problems from its large_from_items up, or
+//! one of its single tiles of few items for problems that one such tile covers (tuning/shape.cuh).
+template <class Config, class Problem>
+using native_tile = tile::transposed_tile<Problem, Config>;
 //! The same tiles on their routes (tile/routed_tile.cuh): the kernels' bodies. The kernels' parameters
 //! keep naming native_tile's types: a kernel's symbol spells a dependent parameter type as written,
 //! and profiles and the SASS gate (tools/same_sass.sh) know the kernels by their symbols.
-template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
-using native_routed_tile = tile::routed_tile<Problem, Tuning, Row, Items, Hooks>;
+template <class Config, class Problem>
+using native_routed_tile = tile::routed_tile<Problem, Config>;
 //! The same tiles, staged (the row's full tiles from its staged_from_items up).
-template <class Tuning, class Row, class Hooks, class Problem, int Items = Row::items_per_thread>
-using native_staged_tile = tile::staged_tile<Problem, Tuning, Row, Items, Hooks>;
+template <class Config, class Problem>
+using native_staged_tile = tile::staged_tile<Problem, Config>;
 
 //! Whether tiles' aggregates are folded strictly in order by the segmented look-back (bitwise
 //! deterministic for every operator), or, under the tree_fold hook, as turing's windowed tree: what
@@ -42,28 +41,28 @@ inline constexpr bool native_ordered_fold = !detail::hook_traits<Hooks>::tree_fo
 //! One tile of `items` per thread, one of the steps in `Singles` (bit j: the row's
 //! single_items_per_thread << j items a thread, its single tiles of few items, tuning/shape.cuh): the
 //! whole problem in one block, no tile states.
-template <class Tuning, class Row, class Hooks, class Problem, unsigned Singles, int Bit = 0>
+template <class Config, class Problem, unsigned Singles, int Bit = 0>
 __device__ __forceinline__ void native_scan_single_step(int items, const Problem& p, unsigned char* smem) {
   if constexpr ((Singles >> Bit) != 0) {
-    constexpr int step = detail::single_tiles<Row>::items_per_thread << Bit;
+    constexpr int step = Config::single_items_per_thread << Bit;
     if constexpr (((Singles >> Bit) & 1u) != 0) {
       if (items == step) {
-        native_routed_tile<Tuning, Row, Hooks, Problem, step>::scan_single(p, smem);
+        native_routed_tile<typename Config::template with_items<step>, Problem>::scan_single(p, smem);
         return;
       }
     }
-    native_scan_single_step<Tuning, Row, Hooks, Problem, Singles, Bit + 1>(items, p, smem);
+    native_scan_single_step<Config, Problem, Singles, Bit + 1>(items, p, smem);
   }
 }
 
 //! The minimum of blocks an SM in a routed kernel's bounds: the look-back's where it runs the look-back
-//! (a row's lookback_min_blocks_per_sm, for its full tiles), else the row's own: a wave kernel of its
+//! (a row's lookback_min_blocks_per_sm, for its full tiles), else the tile's own: a wave kernel of its
 //! own keeps that, so that a wave's tiles stay resident (row_8: 2^21 doubles, 512 tiles, one wave at 4
 //! blocks an SM and 1.06x the time at 3, tuning/native.cuh).
-template <class Row, int Items, tile::route_set Routes>
+template <class Config, tile::route_set Routes>
 inline constexpr int native_min_blocks = tile::has_route(Routes, tile::route::lookback)
-                                             ? detail::lookback_min_blocks_for<Row, Items>
-                                             : detail::min_blocks_for<Row, Items>;
+                                             ? Config::lookback_min_blocks_per_sm
+                                             : Config::min_blocks_per_sm;
 
 //! One tile shape's kernel for every route in `Routes` (tile/routes.cuh): one tile, one cluster (sm_90
 //! on; dynamic shared memory the tile's cluster_smem_bytes), one wave (launched cooperatively), the
@@ -72,32 +71,30 @@ inline constexpr int native_min_blocks = tile::has_route(Routes, tile::route::lo
 //! problems, and its registers the most.
 //! The full tiles' kernel also runs the single tiles of few items in `Singles` (native_scan_single_step,
 //! where `a.single_items` names one): a call site compiles one kernel for every single tile.
-template <class Tuning, class Row, class Hooks, class Problem, int Items, tile::route_set Routes, unsigned Singles = 0>
-__global__ void __launch_bounds__((detail::tile_threads<Row, Items>), (native_min_blocks<Row, Items, Routes>))
-    native_scan(Problem p, tile::routed_launch<typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t,
-                                               typename Problem::accum_type>
-                               a) {
+template <class Config, class Problem, tile::route_set Routes, unsigned Singles = 0>
+__global__ void __launch_bounds__(Config::threads, (native_min_blocks<Config, Routes>))
+    native_scan(Problem p,
+                tile::routed_launch<typename native_tile<Config, Problem>::state_t, typename Problem::accum_type> a) {
   extern __shared__ __align__(16) unsigned char smem[];
   if constexpr (Singles != 0) {
     if (a.single_items != 0) {
-      native_scan_single_step<Tuning, Row, Hooks, Problem, Singles>(a.single_items, p, smem);
+      native_scan_single_step<Config, Problem, Singles>(a.single_items, p, smem);
       return;
     }
   }
-  native_routed_tile<Tuning, Row, Hooks, Problem, Items>::template scan_routed<native_ordered_fold<Hooks>, Routes>(
-      p, a, smem);
+  native_routed_tile<Config, Problem>::template scan_routed<native_ordered_fold<typename Config::hooks>, Routes>(p, a,
+                                                                                                                 smem);
 }
 
 //! The staged look-back (tuning/shape.cuh, `example_staged_row`): persistent blocks of the row's threads and
 //! one look-back warp, the row's staged minimum of them an SM, two tiles each in shared memory.
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__((native_staged_tile<Tuning, Row, Hooks, Problem, Items>::staged_threads),
-                                  detail::staged_tiles<Row>::min_blocks_per_sm)
-    native_scan_tiles_staged(Problem p, typename native_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
-                             std::int64_t tiles, std::int64_t first_set) {
+template <class Config, class Problem>
+__global__ void __launch_bounds__((native_staged_tile<Config, Problem>::staged_threads),
+                                  Config::staged_min_blocks_per_sm)
+    native_scan_tiles_staged(Problem p, typename native_tile<Config, Problem>::state_t st, std::int64_t tiles,
+                             std::int64_t first_set) {
   extern __shared__ __align__(16) unsigned char smem[];
-  native_staged_tile<Tuning, Row, Hooks, Problem, Items>::scan_staged(p, st, tiles, Tuning::lookback_delay_ns, smem,
-                                                                      first_set);
+  native_staged_tile<Config, Problem>::scan_staged(p, st, tiles, Config::lookback_delay_ns, smem, first_set);
 }
 
 }  // namespace archscan::kernel

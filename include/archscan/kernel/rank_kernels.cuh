@@ -33,13 +33,13 @@ constexpr int rank_fold_threads = 256;
 
 //! Chunk blockIdx.x's total into d_totals[blockIdx.x] (the record's totals, or temporary storage);
 //! block 0 also writes the record's header and keys.
-template <class Tuning, class Row, class Problem, class Boundary>
-__global__ void __launch_bounds__(Row::block_threads)
+template <class Config, class Problem, class Boundary>
+__global__ void __launch_bounds__(Config::threads)
     rank_chunk_totals(Problem p, rank_chunks plan, typename Problem::accum_type* d_totals,
                       detail::rank_record<typename Problem::accum_type, typename Boundary::key_type>* d_record,
                       std::uint64_t signature, Boundary boundary) {
   extern __shared__ __align__(16) unsigned char smem[];
-  using chunk              = tile::chunk_total<Problem, Tuning, Row>;
+  using chunk              = tile::chunk_total<Problem, Config>;
   const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * plan.tiles_per_chunk;
   const std::int64_t left  = plan.full_tiles - first;
   const std::int64_t count = left < plan.tiles_per_chunk ? (left > 0 ? left : 0) : plan.tiles_per_chunk;

@@ -15,11 +15,12 @@
 
 namespace archscan::tile {
 
-template <class Problem, class Tuning, class Row>
+//! `Config`: the tiles' (tuning/tile_config.cuh).
+template <class Problem, class Config>
 struct chunk_total {
   using T     = typename Problem::accum_type;
-  using tiles = transposed_tile<Problem, Tuning, Row, Row::items_per_thread>;
-  using tail  = ordered_fold<T, Row::block_threads>;
+  using tiles = transposed_tile<Problem, Config>;
+  using tail  = ordered_fold<T, Config::threads>;
 
   static constexpr int tile_items = tiles::tile_items;
   static constexpr int smem_bytes = tiles::smem_bytes > static_cast<int>(sizeof(typename tail::storage))

@@ -17,10 +17,10 @@
 
 namespace archscan::tile {
 
-//! `Problem`, `Tuning`, `Row`, `ItemsPerThread`: transposed_io's.
-template <class Problem, class Tuning, class Row, int ItemsPerThread>
-struct keyed_loads : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
-  using io = transposed_io<Problem, Tuning, Row, ItemsPerThread>;
+//! `Problem`, `Config`: transposed_io's.
+template <class Problem, class Config>
+struct keyed_loads : transposed_io<Problem, Config> {
+  using io = transposed_io<Problem, Config>;
   using io::items;
   using io::keyed_vector_loads;
   using io::stride;

@@ -23,11 +23,12 @@
 //! tile only waits for tiles already owned by running blocks, which wait only for smaller ids; tile 0
 //! waits for nobody. No assumption about block scheduling order is made.
 //!
-//! Waiting (`Config`, a tuning: backoff_min_ns, backoff_max_ns, spin_limit): a poll that finds a needed
-//! predecessor still invalid sleeps (`__nanosleep`, doubling from backoff_min_ns to backoff_max_ns; 0
-//! spins) and polls again. After `spin_limit` polls the kernel calls `__trap()`: reachable only if the
-//! forward-progress argument is broken (for example a corrupted or re-used state array), and a trap
-//! turns a silent hang into a reported launch failure. `spin_limit` 0 counts nothing and never traps:
+//! Waiting (`Config`, a tile configuration, tuning/tile_config.cuh, or a tuning: backoff_min_ns,
+//! backoff_max_ns, spin_limit): a poll that finds a needed predecessor still invalid sleeps
+//! (`__nanosleep`, doubling from backoff_min_ns to backoff_max_ns; 0 spins) and polls again. After
+//! `spin_limit` polls the kernel calls `__trap()`: reachable only if the forward-progress argument is
+//! broken (for example a corrupted or re-used state array), and a trap turns a silent hang into a
+//! reported launch failure. `spin_limit` 0 counts nothing and never traps:
 //! the count takes registers that a tile at its register cap may not have to spare.
 
 #include <cstdint>
@@ -75,7 +76,7 @@ __device__ T serial_lookback(const State& st, std::int64_t tile, Op op) {
   return acc;
 }
 
-//! `Config` (a tuning) supplies lookback_window and the waiting fields.
+//! `Config` (a tile configuration, tuning/tile_config.cuh) supplies lookback_window and the waiting fields.
 template <class T, class Config>
 struct window_lookback {
   static constexpr int window = Config::lookback_window;

@@ -15,10 +15,10 @@
 
 namespace archscan::tile {
 
-//! `Problem`, `Tuning`, `Row`, `ItemsPerThread`: transposed_io's.
-template <class Problem, class Tuning, class Row, int ItemsPerThread>
-struct packed_io : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
-  using io = transposed_io<Problem, Tuning, Row, ItemsPerThread>;
+//! `Problem`, `Config`: transposed_io's.
+template <class Problem, class Config>
+struct packed_io : transposed_io<Problem, Config> {
+  using io = transposed_io<Problem, Config>;
   using io::stride;
   using io::thread_start;
   using io::tile_items;

@@ -32,12 +32,12 @@
 
 namespace archscan::tile {
 
-//! `Row`, `ItemsPerThread`: as transposed_io's (the tile's shape); `Hooks`: as transposed_tile's.
-template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
-struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks> {
+//! `Config`: as transposed_tile's (tuning/tile_config.cuh).
+template <class Problem, class Config>
+struct routed_tile : transposed_tile<Problem, Config> {
   //! The tile (transposed_tile.cuh), its members named here as the routes use them (the dispatch
   //! sizes launches by the tile's own).
-  using base = transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks>;
+  using base = transposed_tile<Problem, Config>;
   using base::cluster_fits;
   using base::cluster_slots_at;
   using base::prefetch_percent;
@@ -122,10 +122,10 @@ struct routed_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks
       run_tile(p, tile, s, [&](const T& aggregate) {
         if (has_route(Routes, route::lookback) && a.path == route::lookback) {
           if constexpr (Ordered) {
-            segment_prefix(p, tile, a.tiles, aggregate, s, a.st, next_tile_slot, Tuning::lookback_delay_ns,
+            segment_prefix(p, tile, a.tiles, aggregate, s, a.st, next_tile_slot, Config::lookback_delay_ns,
                            prefetch_ahead);
           } else {
-            lookback_prefix(p, tile, aggregate, s, a.st, next_tile_slot, Tuning::lookback_delay_ns);
+            lookback_prefix(p, tile, aggregate, s, a.st, next_tile_slot, Config::lookback_delay_ns);
           }
         } else if (has_route(Routes, route::wave) && a.path == route::wave) {
           if constexpr ((Routes & wave_in_order) != 0) {

@@ -46,19 +46,13 @@ constexpr std::int64_t segment_lookback_states(std::int64_t tiles) {
   return tiles + (tiles + segment_tiles - 1) / segment_tiles;
 }
 
-//! The walk a tuning gives accumulators of type `T`: the chain of prefixes for those of at most its
-//! `prefix_chain_max_bytes` (for by-key items `keyed_prefix_chain_max_bytes`), the segment states
-//! otherwise (and for tunings of families without this walk, which never take it). A tile may
-//! choose otherwise (a native row's `large_chained`, tuning/shape.cuh).
-template <class T, class Config, class = void>
-struct chained_by_size_of : std::false_type {};
+//! The walk a configuration (tuning/tile_config.cuh) gives accumulators of type `T`: the chain of
+//! prefixes for those of at most its `prefix_chain_max_bytes` (for by-key items
+//! `keyed_prefix_chain_max_bytes`), the segment states otherwise. A tile may choose otherwise (a
+//! native row's `large_chained`, tuning/shape.cuh).
 template <class T, class Config>
-struct chained_by_size_of<
-    T, Config, std::void_t<decltype(Config::prefix_chain_max_bytes), decltype(Config::keyed_prefix_chain_max_bytes)>>
-    : std::bool_constant<(sizeof(T) <= (detail::is_keyed_v<T> ? Config::keyed_prefix_chain_max_bytes
-                                                              : Config::prefix_chain_max_bytes))> {};
-template <class T, class Config>
-inline constexpr bool chained_by_size = chained_by_size_of<T, Config>::value;
+inline constexpr bool chained_by_size = sizeof(T) <= (detail::is_keyed_v<T> ? Config::keyed_prefix_chain_max_bytes
+                                                                            : Config::prefix_chain_max_bytes);
 
 template <class T, class Config, bool Chained = chained_by_size<T, Config>>
 struct segment_lookback : segment_fold<T> {

@@ -18,9 +18,9 @@
 
 namespace archscan::tile {
 
-template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
-struct staged_tile : transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks> {
-  using base = transposed_tile<Problem, Tuning, Row, ItemsPerThread, Hooks>;
+template <class Problem, class Config>
+struct staged_tile : transposed_tile<Problem, Config> {
+  using base = transposed_tile<Problem, Config>;
   using base::items;
   using base::prefetch_percent;
   using base::smem_bytes;

@@ -29,7 +29,7 @@ struct striped_tile {
   using T                         = typename Problem::accum_type;
   using block_scan                = block::striped_scan<T, Row::block_threads, Items,
                                          Tuning::warp_exchange == warp_exchange_kind::shuffle, Tuning::smem_word_bytes>;
-  using state_t                   = tile_state<T, packs_state<Tuning, T>>;
+  using state_t                   = tile_state<T, packs_state<Tuning::tile_status == tile_status_kind::packed_word, T>>;
   static constexpr int tile_items = block_scan::tile_items;
   static constexpr bool ldg =
       detail::loads_read_only<Tuning::load == load_kind::read_only, typename Problem::input_iterator>;

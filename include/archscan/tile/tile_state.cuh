@@ -44,7 +44,6 @@
 #include <archscan/detail/error.cuh>
 #include <archscan/detail/keyed.cuh>
 #include <archscan/detail/math.cuh>
-#include <archscan/tuning.cuh>
 
 namespace archscan::tile {
 
@@ -217,9 +216,10 @@ struct tile_state<T, false> {
   }
 };
 
-//! The tile states a tuning's `tile_status` asks for, for accumulator T: packed where T fits a word.
-template <class Tuning, class T>
-inline constexpr bool packs_state = Tuning::tile_status == tile_status_kind::packed_word&& fits_status_word<T>;
+//! Whether states of accumulator T are packed into one word: where they are asked to be (a tile
+//! configuration's `packed_status`, a tuning's `tile_status`) and T fits a word.
+template <bool PackedStatus, class T>
+inline constexpr bool packs_state = PackedStatus&& fits_status_word<T>;
 
 //! Puts the states in their reset state (all zero) on `stream`.
 inline void reset_tile_states(void* d_temp, const tile_state_layout& l, cudaStream_t stream, const char* who) {

@@ -35,19 +35,16 @@
 #include <archscan/detail/problem.cuh>
 #include <archscan/detail/read_only.cuh>
 #include <archscan/detail/vector_access.cuh>
-#include <archscan/tuning.cuh>
 
 namespace archscan::tile {
 
-//! `Row`: the tuning's row for the accumulator; `ItemsPerThread`: its items_per_thread, its
-//! small_items_per_thread for problems of few small tiles, its large_items_per_thread (native,
-//! tuning/shape.cuh) for large problems, or one of its single tiles' item counts (native, from
-//! single_items_per_thread up to single_max_items_per_thread) for problems that one such tile covers
-//! (fewer where the tile would not fit, `items`).
-template <class Problem, class Tuning, class Row, int ItemsPerThread>
+//! `Config`: one tile shape of a tuning (tuning/tile_config.cuh): its threads, its items_per_thread
+//! (the row's full, small, large or single tiles', tuning/shape.cuh; fewer where the tile would not
+//! fit, `items`) and how its items move.
+template <class Problem, class Config>
 struct transposed_io {
   using T                      = typename Problem::accum_type;
-  static constexpr int threads = detail::tile_threads<Row, ItemsPerThread>;
+  static constexpr int threads = Config::threads;
   static_assert(threads % 32 == 0 && threads <= 1024, "block threads: a multiple of 32, at most 1024");
   //! What `finish` makes of a scanned item: what the stores write (converted to the output's type).
   using finished =
@@ -57,7 +54,7 @@ struct transposed_io {
   //! flags (bit j: item j closes its segment), not as keyed<V> items: a register less an item (the
   //! flags' byte took one each), and exchanges of values, not of whole items, so smaller exchange
   //! regions. The items the scan folds are the same, so are the bits.
-  static constexpr bool splits_keyed = detail::is_keyed_v<T> && ItemsPerThread <= 32;
+  static constexpr bool splits_keyed = detail::is_keyed_v<T> && Config::items_per_thread <= 32;
   using split_value                  = typename detail::keyed_value<T>::type;
   //! What loads exchange through the warp transpose: the values of split by-key items, else items.
   using exchanged = std::conditional_t<splits_keyed, split_value, T>;
@@ -68,17 +65,17 @@ struct transposed_io {
   //! element an item with its reader.
   using in_source = detail::vector_source<typename Problem::input_iterator>;
   using in_element =
-      std::conditional_t<Tuning::vector_access && in_source::template reads<T>, typename in_source::element, void>;
+      std::conditional_t<Config::vector_access && in_source::template reads<T>, typename in_source::element, void>;
   using in_reader = typename in_source::template reader<T>;
   using out_element =
-      std::conditional_t<Tuning::vector_access, detail::vector_element_t<typename Problem::output_iterator>, void>;
+      std::conditional_t<Config::vector_access, detail::vector_element_t<typename Problem::output_iterator>, void>;
   //! By-key inputs (detail/keyed.cuh) read their keys and values themselves when both qualify.
   using keyed_in = detail::keyed_source<typename Problem::input_iterator>;
   //! Keys and values as arithmetic elements only: keys move between lanes by shuffles.
-  using key_element = std::conditional_t<Tuning::vector_access,
+  using key_element = std::conditional_t<Config::vector_access,
                                          detail::arithmetic_vector_element_t<typename keyed_in::key_iterator>, void>;
   using value_element =
-      std::conditional_t<Tuning::vector_access, detail::arithmetic_vector_element_t<typename keyed_in::value_iterator>,
+      std::conditional_t<Config::vector_access, detail::arithmetic_vector_element_t<typename keyed_in::value_iterator>,
                          void>;
   template <class U, int Items>
   static constexpr bool vectors_fit() {
@@ -117,11 +114,11 @@ struct transposed_io {
   }
   //! What a tile may take: the 48 KiB every block may use, or with the opt-in (guide 4.3.1) 64 KiB, what
   //! the smallest CUDA 13 target (sm_75) grants, so that every row runs on every device.
-  static constexpr std::size_t smem_limit = Tuning::opt_in_large_smem ? 64 * 1024 : 48 * 1024;
+  static constexpr std::size_t smem_limit = Config::opt_in_large_smem ? 64 * 1024 : 48 * 1024;
   //! The warp transpose, unless even one item per thread would overflow the limit (accumulators of
   //! hundreds of bytes): then each thread loads its own items, which for such items are whole
   //! cache lines anyway.
-  static constexpr bool transposes = Tuning::warp_transpose && smem_for<1, true>() <= smem_limit;
+  static constexpr bool transposes = Config::warp_transpose && smem_for<1, true>() <= smem_limit;
   //! The row's items per thread, fewer where the tile would overflow the limit.
   template <int Items>
   static constexpr int fitted_items() {
@@ -131,7 +128,7 @@ struct transposed_io {
       return fitted_items<Items - 1>();
     }
   }
-  static constexpr int items      = fitted_items<ItemsPerThread>();
+  static constexpr int items      = fitted_items<Config::items_per_thread>();
   static constexpr int tile_items = threads * items;
   static constexpr int smem_bytes = static_cast<int>(smem_for<items, transposes>());
   static_assert(alignof(T) <= 16, "accumulators aligned beyond 16 bytes are not supported");
@@ -161,7 +158,7 @@ struct transposed_io {
   //! order, and the segment has at least the tuning's bulk_store_min_bytes (tuning/native.cuh).
   //! Whatever the pass; the device pass for sm_90 on alone takes it (`bulk_stores`).
   static constexpr bool bulk_store_fit = [] {
-    constexpr std::size_t min_bytes = detail::bulk_store_min_bytes<Tuning>::value;
+    constexpr std::size_t min_bytes = Config::bulk_store_min_bytes;
     if constexpr (vector_stores && !packs_items && min_bytes > 0) {
       using v = block::vector_transpose<out_element, items>;
       return v::lane_vectors % 2 == 1 && v::warp_bytes >= min_bytes;
@@ -225,7 +222,7 @@ struct transposed_io {
   //! items are constant 32-bit offsets from there; otherwise every access forms its 64-bit index.
   __device__ static Problem advanced(const Problem& p, std::int64_t first) {
     Problem q = p;
-    if constexpr (Tuning::narrow_index_arithmetic) {
+    if constexpr (Config::narrow_index_arithmetic) {
       q.in  = p.in + first;
       q.out = p.out + first;
     }
@@ -234,16 +231,16 @@ struct transposed_io {
 
   //! Item `first + off` (global index); `q` has its iterators advanced to `first` already.
   __device__ __forceinline__ static T load(const Problem& q, const Problem& p, std::int64_t first, int off) {
-    if constexpr (detail::loads_read_only<Tuning::load == load_kind::read_only, typename Problem::input_iterator>) {
-      return static_cast<T>(Tuning::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
+    if constexpr (detail::loads_read_only<Config::read_only_loads, typename Problem::input_iterator>) {
+      return static_cast<T>(Config::narrow_index_arithmetic ? __ldg(q.in + off) : __ldg(p.in + (first + off)));
     }
-    if constexpr (Tuning::narrow_index_arithmetic) return q.load(off);
+    if constexpr (Config::narrow_index_arithmetic) return q.load(off);
     return p.load(first + off);
   }
 
   __device__ __forceinline__ static void store(const Problem& q, const Problem& p, std::int64_t first, int off,
                                                const finished& y) {
-    if constexpr (Tuning::narrow_index_arithmetic) {
+    if constexpr (Config::narrow_index_arithmetic) {
       q.put(off, y);
     } else {
       p.put(first + off, y);

@@ -28,16 +28,16 @@
 #include <archscan/tile/segment_lookback.cuh>
 #include <archscan/tile/tile_state.cuh>
 #include <archscan/tile/transposed_io.cuh>
-#include <archscan/tuning.cuh>
 
 namespace archscan::tile {
 
-//! `Row`, `ItemsPerThread`: as transposed_io's (the tile's shape); `Hooks`: test hooks (hooks.cuh).
-template <class Problem, class Tuning, class Row, int ItemsPerThread, class Hooks = no_hooks>
-struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
+//! `Config`: as transposed_io's (tuning/tile_config.cuh: the tile's shape, its moves, its look-back's
+//! waits and its test hooks, hooks.cuh).
+template <class Problem, class Config>
+struct transposed_tile : transposed_io<Problem, Config> {
   //! The tile's shape, shared memory and moves (transposed_io.cuh), named here as the scan uses them;
   //! every member of transposed_io is a public member of the tile too (the dispatch sizes launches by them).
-  using io = transposed_io<Problem, Tuning, Row, ItemsPerThread>;
+  using io = transposed_io<Problem, Config>;
   using io::items;
   using io::packs_items;
   using io::region_bytes;
@@ -60,8 +60,8 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   using typename io::T;
 
   //! The moves of packed and of by-key items (tile/packed_io.cuh, tile/keyed_loads.cuh).
-  using packed = packed_io<Problem, Tuning, Row, ItemsPerThread>;
-  using keyed  = keyed_loads<Problem, Tuning, Row, ItemsPerThread>;
+  using packed = packed_io<Problem, Config>;
+  using keyed  = keyed_loads<Problem, Config>;
 
   //! The cluster kernel's shared memory (scan_cluster): the tile's, then a slot for the aggregate of
   //! each tile before it in the cluster, which that tile's block writes (tile/cluster.cuh). Where the
@@ -73,13 +73,12 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   static constexpr int cluster_smem_bytes = static_cast<int>(cluster_smem);
   static_assert(cluster_exchange::max_blocks <= segment_tiles, "a cluster's tiles fold as one segment");
 
-  using state_t = tile_state<T, packs_state<Tuning, T>>;
-  using look    = window_lookback<T, Tuning>;
+  using state_t = tile_state<T, packs_state<Config::packed_status, T>>;
+  using look    = window_lookback<T, Config>;
   //! native's walk (tile/segment_lookback.cuh): the tuning's by the accumulator's size, or the chain of
   //! prefixes for a row's large tiles that ask for it (`large_chained`, tuning/shape.cuh). The same bits.
-  using segment_walk =
-      segment_lookback<T, Tuning, detail::large_tiles_chained<Row, ItemsPerThread> || chained_by_size<T, Tuning>>;
-  using hooks = detail::hook_traits<Hooks>;
+  using segment_walk = segment_lookback<T, Config, Config::large_chained || chained_by_size<T, Config>>;
+  using hooks        = detail::hook_traits<typename Config::hooks>;
 
   //! An ordered wave (wave_prefix) stages the aggregates of the segments before a tile and of its own
   //! (to its end) in the exchange regions when they fit: aggregate i in
@@ -99,7 +98,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! load. Timing alone: the same tiles, the same folds, the same bits. The wait is bounded (t is less
   //! than the blocks the device holds), and a tile waits for nobody while it sleeps.
   static constexpr long long stagger_cycles =
-      static_cast<long long>(detail::stagger_cycles_per_kib<Tuning>::value * tile_items * sizeof(T) / 1024);
+      static_cast<long long>(Config::stagger_cycles_per_kib * tile_items * sizeof(T) / 1024);
   __device__ static void pace_start(std::int64_t tile) {
     if constexpr (stagger_cycles > 0) {
       const long long until = clock64() + tile * stagger_cycles;
@@ -115,7 +114,7 @@ struct transposed_tile : transposed_io<Problem, Tuning, Row, ItemsPerThread> {
   //! device_vector iterators, transforms of them; by key the keys and values), so the range lies
   //! inside the input. Timing alone: the same loads follow, the same bits. Native's ordered look-back
   //! alone (segment_prefix): under the tree_fold hook the field does nothing.
-  static constexpr int prefetch_percent = detail::l2_prefetch_ahead_percent<Tuning>::value;
+  static constexpr int prefetch_percent = Config::l2_prefetch_ahead_percent;
   __device__ static void prefetch_input(const Problem& p, std::int64_t tile) {
     if constexpr (prefetch_percent > 0) {
       using source            = detail::contiguous_source<typename Problem::input_iterator>;

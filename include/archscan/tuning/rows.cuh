@@ -177,6 +177,19 @@ struct wave_tree_max_run_bytes : std::integral_constant<std::size_t, ~std::size_
 template <class Tuning>
 struct wave_tree_max_run_bytes<Tuning, std::void_t<decltype(Tuning::wave_tree_max_run_bytes)>>
     : std::integral_constant<std::size_t, Tuning::wave_tree_max_run_bytes> {};
+//! A tuning's prefix_chain_max_bytes and keyed_prefix_chain_max_bytes (tuning/native.cuh), both
+//! stated or both 0: which accumulators walk the look-back's chain of prefixes (none without them).
+template <class Tuning, class = void>
+struct prefix_chain_max_bytes {
+  static constexpr std::size_t plain = 0;
+  static constexpr std::size_t keyed = 0;
+};
+template <class Tuning>
+struct prefix_chain_max_bytes<
+    Tuning, std::void_t<decltype(Tuning::prefix_chain_max_bytes), decltype(Tuning::keyed_prefix_chain_max_bytes)>> {
+  static constexpr std::size_t plain = Tuning::prefix_chain_max_bytes;
+  static constexpr std::size_t keyed = Tuning::keyed_prefix_chain_max_bytes;
+};
 //! A native tuning's `staged_min_memory_gbps` (tuning/native.cuh), 0 (every device) where it states none.
 template <class Tuning, class = void>
 struct staged_min_memory_gbps : std::integral_constant<int, 0> {};
