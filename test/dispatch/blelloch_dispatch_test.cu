@@ -79,7 +79,8 @@ using dispatch = archscan::dispatch::family_dispatch<archscan::blelloch_family>;
 template <int Bytes>
 int fallback_block_smem() {
   using row = dispatch::fallback_row_of<archscan::blelloch_tuning, problem_of<Bytes>>;
-  return archscan::kernel::blelloch_tile<archscan::blelloch_tuning, row, problem_of<Bytes>>::smem_bytes;
+  return archscan::kernel::blelloch_tile<archscan::sweep_config<archscan::blelloch_tuning, row>,
+                                         problem_of<Bytes>>::smem_bytes;
 }
 
 TEST(BlellochPlan, FallbackBlocksFitEveryCuda13Device) {

@@ -1,7 +1,7 @@
 // tuning/tile_config.cuh: one tile shape of a tuning resolved into the flat configuration that tiles and
 // kernels read. Each field against the tuning and row it comes from, on the shipped tunings (native's
-// optional fields stated, turing's left out: their defaults) and on a user's tuning derived from native.
-// Host only: all compile-time values.
+// optional fields stated, turing's left out: their defaults), on a user's tuning derived from native,
+// and kepler's and blelloch's configurations. Host only: all compile-time values.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +13,8 @@
 
 namespace tile_config_test {
 
+using archscan::blelloch_tuning;
+using archscan::kepler_tuning;
 using archscan::native_tuning;
 using archscan::no_hooks;
 using archscan::tile_config;
@@ -96,6 +98,28 @@ TEST(TileConfig, AUsersTuningIsReadNotTheOneItDerivesFrom) {
   static_assert(c::read_only_loads && !c::packed_status);
   static_assert(c::lookback_delay_ns == 700 && c::spin_limit == 0 && c::bulk_store_min_bytes == 0);
   static_assert(c::prefix_chain_max_bytes == 16 && c::keyed_prefix_chain_max_bytes == 4);
+  SUCCEED();
+}
+
+TEST(TileConfig, KeplersStripedTiles) {
+  using row = kepler_tuning::row_4;
+  using c   = archscan::striped_config<kepler_tuning, row, row::small_items_per_thread, some_hooks>;
+  static_assert(std::is_same_v<c::hooks, some_hooks>);
+  static_assert(c::items_per_thread == row::small_items_per_thread && c::threads == row::block_threads);
+  static_assert(c::min_blocks_per_sm == row::min_blocks_per_sm);
+  static_assert(c::shuffle_exchange == (kepler_tuning::warp_exchange == archscan::warp_exchange_kind::shuffle));
+  static_assert(c::smem_word_bytes == kepler_tuning::smem_word_bytes);
+  static_assert(c::read_only_loads == (kepler_tuning::load == archscan::load_kind::read_only));
+  static_assert(c::packed_status && c::lookback_delay_ns == kepler_tuning::lookback_delay_ns);
+  static_assert(c::backoff_min_ns == kepler_tuning::backoff_min_ns && c::spin_limit == kepler_tuning::spin_limit);
+  SUCCEED();
+}
+
+TEST(TileConfig, BlellochsSweepTiles) {
+  using row = blelloch_tuning::row_8;
+  using c   = archscan::sweep_config<blelloch_tuning, row>;
+  static_assert(c::threads == row::block_threads && c::min_blocks_per_sm == row::min_blocks_per_sm);
+  static_assert(c::conflict_free == blelloch_tuning::conflict_free);
   SUCCEED();
 }
 

@@ -71,7 +71,7 @@ struct blelloch_narrowed : Row {
 //! none does: 64 items, which still fit the opt-in of every CUDA 13 device for items of up to 1 KiB).
 template <class Tuning, class Row, class Problem, int Threads = Row::block_threads>
 constexpr int blelloch_fallback_threads() {
-  using tile = kernel::blelloch_tile<Tuning, blelloch_narrowed<Row, Threads>, Problem>;
+  using tile = kernel::blelloch_tile<sweep_config<Tuning, blelloch_narrowed<Row, Threads>>, Problem>;
   if constexpr (Threads <= 32 || tile::smem_bytes <= 48 * 1024) {
     return Threads;
   } else {
@@ -99,7 +99,7 @@ struct family_dispatch<blelloch_family> {
   static blelloch_plan plan(const Problem& p, const detail::device_facts& facts) {
     using row = row_of<Tuning, Problem>;
     static_assert(row::items_per_thread == 2, "blelloch: the paper's blocks hold two items per thread");
-    const bool fits   = kernel::blelloch_tile<Tuning, row, Problem>::smem_bytes <= facts.max_smem_optin;
+    const bool fits   = kernel::blelloch_tile<sweep_config<Tuning, row>, Problem>::smem_bytes <= facts.max_smem_optin;
     const bool narrow = !fits && fallback_row_of<Tuning, Problem>::block_threads < row::block_threads;
     blelloch_plan pl  = narrow ? plan_for<Tuning, fallback_row_of<Tuning, Problem>, Problem>(p, facts)
                                : plan_for<Tuning, row, Problem>(p, facts);
@@ -132,7 +132,7 @@ struct family_dispatch<blelloch_family> {
     const blelloch_plan pl = make_blelloch_plan(p.n, 2 * Row::block_threads, sizeof(typename Problem::accum_type),
                                                 scans_in_output<Tuning, Problem>());
     check_grid(pl.blocks[0], "archscan::blelloch: too many blocks for one grid");
-    if (kernel::blelloch_tile<Tuning, Row, Problem>::smem_bytes > facts.max_smem_optin) {
+    if (kernel::blelloch_tile<sweep_config<Tuning, Row>, Problem>::smem_bytes > facts.max_smem_optin) {
       detail::throw_on_error(cudaErrorInvalidConfiguration,
                              "archscan::blelloch: accumulator too large for a block's shared memory");
     }
@@ -144,10 +144,12 @@ struct family_dispatch<blelloch_family> {
                         unsigned char* temp, cudaStream_t stream) {
     using T           = typename Problem::accum_type;
     const int threads = Row::block_threads;
-    const int smem    = kernel::blelloch_tile<Tuning, Row, Problem>::smem_bytes;
+    const int smem    = kernel::blelloch_tile<sweep_config<Tuning, Row>, Problem>::smem_bytes;
     if (pl.blocks[level] <= 1) {
-      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, Problem, true>, smem, facts, "archscan::blelloch");
-      kernel::blelloch_scan_blocks<Tuning, Row, Problem, true><<<1, threads, smem, stream>>>(p, nullptr, nullptr);
+      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, true>, smem, facts,
+                          "archscan::blelloch");
+      kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, true>
+          <<<1, threads, smem, stream>>>(p, nullptr, nullptr);
       detail::throw_on_launch_error("archscan::blelloch: scan_blocks (single block)");
       return;
     }
@@ -160,8 +162,10 @@ struct family_dispatch<blelloch_family> {
     T* sums           = reinterpret_cast<T*>(temp + pl.sums_offset[level]);
     const auto blocks = static_cast<unsigned>(pl.blocks[level]);
 
-    opt_in_dynamic_smem(kernel::blelloch_scan_blocks<Tuning, Row, Problem, false>, smem, facts, "archscan::blelloch");
-    kernel::blelloch_scan_blocks<Tuning, Row, Problem, false><<<blocks, threads, smem, stream>>>(p, scratch, sums);
+    opt_in_dynamic_smem(kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, false>, smem, facts,
+                        "archscan::blelloch");
+    kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, false>
+        <<<blocks, threads, smem, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: scan_blocks");
 
     // Scan the block sums "in the same manner", in place, inclusively and without a seed.
@@ -169,7 +173,7 @@ struct family_dispatch<blelloch_family> {
         sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}, {}}, pl, level + 1,
         facts, temp, stream);
 
-    kernel::blelloch_uniform_add<Tuning, Row, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
+    kernel::blelloch_uniform_add<sweep_config<Tuning, Row>, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: uniform_add");
   }
 };

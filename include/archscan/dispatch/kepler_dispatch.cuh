@@ -74,6 +74,9 @@ template <>
 struct family_dispatch<kepler_family> {
   template <class Tuning, class Problem>
   using row_of = row_for_accum<Tuning, typename Problem::accum_type>;
+  //! The tiles of `Items` a thread, resolved once (tuning/tile_config.cuh): what the kernel takes.
+  template <class Tuning, class Hooks, class Problem, int Items>
+  using config_of = striped_config<Tuning, row_of<Tuning, Problem>, Items, Hooks>;
 
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
@@ -82,7 +85,8 @@ struct family_dispatch<kepler_family> {
     const single_pass_plan pl = make_kepler_plan(
         {p.n, row::block_threads, row::items_per_thread, row::small_items_per_thread, row::min_blocks_per_sm,
          Tuning::fill_grid, Tuning::fill_blocks_per_sm, facts.sm_count, sizeof(T),
-         tile::packs_state<Tuning::tile_status == tile_status_kind::packed_word, T>, Tuning::lookback_delay_ns});
+         tile::packs_state<config_of<Tuning, Hooks, Problem, row::items_per_thread>::packed_status, T>,
+         Tuning::lookback_delay_ns});
     check_grid(pl.tiles.grid, "archscan::kepler: too many tiles for one grid");
     return pl;
   }
@@ -101,16 +105,16 @@ struct family_dispatch<kepler_family> {
  private:
   template <class Tuning, class Hooks, int Items, class Problem>
   static void run(const Problem& p, const single_pass_plan& pl, void* d_temp, cudaStream_t stream) {
-    using row     = row_of<Tuning, Problem>;
-    using state_t = typename kernel::kepler_tile<Tuning, row, Hooks, Problem, Items>::state_t;
+    using config_t = config_of<Tuning, Hooks, Problem, Items>;
+    using state_t  = typename kernel::kepler_tile<config_t, Problem>::state_t;
     state_t st{};
     if (pl.route == single_pass_route::lookback) {
       st = state_t::bind(d_temp, pl.states);
       tile::reset_tile_states(d_temp, pl.states, stream, "archscan::kepler: resetting tile states");
     }
-    kernel::kepler_chained_scan<Tuning, row, Hooks, Problem, Items>
-        <<<static_cast<unsigned>(pl.tiles.grid), row::block_threads, 0, stream>>>(p, st, pl.tiles.tiles,
-                                                                                  pl.lookback_delay_ns);
+    kernel::kepler_chained_scan<config_t, Problem>
+        <<<static_cast<unsigned>(pl.tiles.grid), config_t::threads, 0, stream>>>(p, st, pl.tiles.tiles,
+                                                                                 pl.lookback_delay_ns);
     detail::throw_on_launch_error("archscan::kepler: chained_scan");
   }
 };

@@ -8,23 +8,24 @@
 
 namespace archscan::kernel {
 
-//! `Row`: the tuning's row, resolved by the dispatch (with fewer threads where its block does not fit).
-template <class Tuning, class Row, class Problem>
-using blelloch_tile = tile::sweep_tile<Problem, Row::block_threads, Tuning::conflict_free>;
+//! `Config`: the tuning's row, resolved by the dispatch (tuning/tile_config.cuh, `sweep_config`; with
+//! fewer threads where its block does not fit).
+template <class Config, class Problem>
+using blelloch_tile = tile::sweep_tile<Problem, Config::threads, Config::conflict_free>;
 
-template <class Tuning, class Row, class Problem, bool Final>
-__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+template <class Config, class Problem, bool Final>
+__global__ void __launch_bounds__(Config::threads, Config::min_blocks_per_sm)
     blelloch_scan_blocks(Problem p, typename Problem::accum_type* scratch, typename Problem::accum_type* sums) {
   extern __shared__ __align__(16) unsigned char smem[];
   using T = typename Problem::accum_type;
-  blelloch_tile<Tuning, Row, Problem>::template scan_block<Final>(p, reinterpret_cast<T*>(smem), scratch, sums);
+  blelloch_tile<Config, Problem>::template scan_block<Final>(p, reinterpret_cast<T*>(smem), scratch, sums);
 }
 
-template <class Tuning, class Row, class Problem>
-__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
+template <class Config, class Problem>
+__global__ void __launch_bounds__(Config::threads, Config::min_blocks_per_sm)
     blelloch_uniform_add(Problem p, const typename Problem::accum_type* scratch,
                          const typename Problem::accum_type* sums) {
-  blelloch_tile<Tuning, Row, Problem>::uniform_add(p, scratch, sums);
+  blelloch_tile<Config, Problem>::uniform_add(p, scratch, sums);
 }
 
 }  // namespace archscan::kernel

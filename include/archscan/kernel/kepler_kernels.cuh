@@ -10,15 +10,15 @@
 
 namespace archscan::kernel {
 
-//! `Row`: the tuning's row for the accumulator; `Items`: its items_per_thread or small_items_per_thread.
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
-using kepler_tile = tile::striped_tile<Problem, Tuning, Row, Items, Hooks>;
+//! `Config`: one tile shape of the tuning (tuning/tile_config.cuh, `striped_config`).
+template <class Config, class Problem>
+using kepler_tile = tile::striped_tile<Problem, Config>;
 
-template <class Tuning, class Row, class Hooks, class Problem, int Items>
-__global__ void __launch_bounds__(Row::block_threads, Row::min_blocks_per_sm)
-    kepler_chained_scan(Problem p, typename kepler_tile<Tuning, Row, Hooks, Problem, Items>::state_t st,
-                        std::int64_t tiles, unsigned lookback_delay_ns) {
-  using tile = kepler_tile<Tuning, Row, Hooks, Problem, Items>;
+template <class Config, class Problem>
+__global__ void __launch_bounds__(Config::threads, Config::min_blocks_per_sm)
+    kepler_chained_scan(Problem p, typename kepler_tile<Config, Problem>::state_t st, std::int64_t tiles,
+                        unsigned lookback_delay_ns) {
+  using tile = kepler_tile<Config, Problem>;
   __shared__ typename tile::storage s;
   tile::run(p, st, tiles, lookback_delay_ns, s);
 }

@@ -19,20 +19,19 @@
 #include <archscan/detail/read_only.cuh>
 #include <archscan/tile/lookback.cuh>
 #include <archscan/tile/tile_state.cuh>
-#include <archscan/tuning.cuh>
 
 namespace archscan::tile {
 
-//! `Row`: the tuning's row for the accumulator; `Items`: its items_per_thread or small_items_per_thread.
-template <class Problem, class Tuning, class Row, int Items, class Hooks = no_hooks>
+//! `Config`: one tile shape of a kepler tuning, resolved (tuning/tile_config.cuh, `striped_config`): the
+//! row's full or small tiles, how they load and exchange, and how they wait.
+template <class Problem, class Config>
 struct striped_tile {
-  using T                         = typename Problem::accum_type;
-  using block_scan                = block::striped_scan<T, Row::block_threads, Items,
-                                         Tuning::warp_exchange == warp_exchange_kind::shuffle, Tuning::smem_word_bytes>;
-  using state_t                   = tile_state<T, packs_state<Tuning::tile_status == tile_status_kind::packed_word, T>>;
+  static constexpr int items = Config::items_per_thread;  // a thread's, in registers
+  using T                    = typename Problem::accum_type;
+  using block_scan = block::striped_scan<T, Config::threads, items, Config::shuffle_exchange, Config::smem_word_bytes>;
+  using state_t    = tile_state<T, packs_state<Config::packed_status, T>>;
   static constexpr int tile_items = block_scan::tile_items;
-  static constexpr bool ldg =
-      detail::loads_read_only<Tuning::load == load_kind::read_only, typename Problem::input_iterator>;
+  static constexpr bool ldg       = detail::loads_read_only<Config::read_only_loads, typename Problem::input_iterator>;
 
   struct storage {
     typename block_scan::storage scan;
@@ -55,13 +54,13 @@ struct striped_tile {
     const std::int64_t first = tile * tile_items + static_cast<std::int64_t>(w) * block_scan::warp_items + lane;
     const bool full          = (tile + 1) * tile_items <= p.n;
 
-    T v[Items];
+    T v[items];
     if (full) {
 #pragma unroll
-      for (int j = 0; j < Items; ++j) v[j] = load(p, first + 32 * j);
+      for (int j = 0; j < items; ++j) v[j] = load(p, first + 32 * j);
     } else {
 #pragma unroll
-      for (int j = 0; j < Items; ++j) {
+      for (int j = 0; j < items; ++j) {
         const std::int64_t i = first + 32 * j;
         v[j]                 = load(p, i < p.n ? i : p.n - 1);
       }
@@ -74,7 +73,7 @@ struct striped_tile {
       return prefix_of(p, st, tile, tiles, lookback_delay_ns, total);
     });
 #pragma unroll
-    for (int j = 0; j < Items; ++j) {
+    for (int j = 0; j < items; ++j) {
       const std::int64_t i = first + 32 * j;
       if (!full && i >= p.n) break;
       if (Problem::exclusive && lane == 0 && j == 0) {
@@ -97,7 +96,7 @@ struct striped_tile {
   //! Thread 0: publishes the tile's state and returns the tile's exclusive prefix (seed included).
   __device__ static T prefix_of(const Problem& p, const state_t& st, std::int64_t tile, std::int64_t tiles,
                                 unsigned lookback_delay_ns, const T& total) {
-    detail::hook_traits<Hooks>::starve(tile);
+    detail::hook_traits<typename Config::hooks>::starve(tile);
     const bool last = tile + 1 == tiles;  // nobody reads the last tile's state
     if (tile == 0) {
       if (!last) st.publish(0, status_prefix, p.seeded(total));
@@ -106,7 +105,7 @@ struct striped_tile {
     if (!last) st.publish(tile, status_aggregate, total);
     // Predecessors publish their inclusive prefixes meanwhile, so the serial walk ends sooner.
     if (lookback_delay_ns > 0) __nanosleep(lookback_delay_ns);
-    const T before = serial_lookback<Tuning, state_t, T>(st, tile, p.op);
+    const T before = serial_lookback<Config, state_t, T>(st, tile, p.op);
     if (!last) st.publish(tile, status_prefix, T(p.op(before, total)));
     return before;
   }

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include <archscan/detail/hook_traits.cuh>
+#include <archscan/tuning/kepler.cuh>
 #include <archscan/tuning/rows.cuh>
 #include <archscan/tuning/shape.cuh>
 
@@ -61,6 +62,33 @@ struct tile_config {
   static constexpr bool large_chained            = detail::large_tiles_chained<Row, Items>;
   static constexpr double stagger_cycles_per_kib = detail::stagger_cycles_per_kib<Tuning>::value;
   static constexpr int l2_prefetch_ahead_percent = detail::l2_prefetch_ahead_percent<Tuning>::value;
+};
+
+//! The same for kepler's striped tiles (tile/striped_tile.cuh), whose tuning has fields of its own
+//! (tuning/kepler.cuh) and none of the transposed tiles' moves.
+template <class Tuning, class Row, int Items, class Hooks = no_hooks>
+struct striped_config {
+  using hooks                                 = Hooks;
+  static constexpr int items_per_thread       = Items;
+  static constexpr int threads                = Row::block_threads;
+  static constexpr int min_blocks_per_sm      = Row::min_blocks_per_sm;
+  static constexpr bool shuffle_exchange      = Tuning::warp_exchange == warp_exchange_kind::shuffle;
+  static constexpr int smem_word_bytes        = Tuning::smem_word_bytes;
+  static constexpr bool read_only_loads       = Tuning::load == load_kind::read_only;
+  static constexpr bool packed_status         = Tuning::tile_status == tile_status_kind::packed_word;
+  static constexpr unsigned lookback_delay_ns = Tuning::lookback_delay_ns;
+  static constexpr unsigned backoff_min_ns    = Tuning::backoff_min_ns;
+  static constexpr unsigned backoff_max_ns    = Tuning::backoff_max_ns;
+  static constexpr std::uint64_t spin_limit   = Tuning::spin_limit;
+};
+
+//! The same for blelloch's sweep tiles (tile/sweep_tile.cuh): a row's threads (narrowed by the dispatch
+//! where its block does not fit) and the paper's padding.
+template <class Tuning, class Row>
+struct sweep_config {
+  static constexpr int threads           = Row::block_threads;
+  static constexpr int min_blocks_per_sm = Row::min_blocks_per_sm;
+  static constexpr bool conflict_free    = Tuning::conflict_free;
 };
 
 }  // namespace archscan
