@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The compile-cost benchmark: compiles test/compile/compile_cost.cu (an ordinary Thrust program with
-# eleven scan-family calls) once per execution policy, nvcc -O3 -arch=sm_90 -c, and reports for each
-# the CPU time of the compile (user + sys of nvcc and everything it runs, from /usr/bin/time), the
-# object's size, both as ratios to thrust::cuda::par, and the number of kernels (.entry directives
-# of the compute_90 PTX, which --keep leaves; test/compile/kernel_count.py counts them). thrust::cuda::par
-# is always compiled first, as the baseline; its build does not include archscan's headers.
+# eleven scan-family calls) once per execution policy a round, nvcc -O3 -arch=sm_90 -c, and reports for
+# each the median CPU time of the compile over the rounds (user + sys of nvcc and everything it runs,
+# from /usr/bin/time) and its range, the object's size, both as ratios to thrust::cuda::par, and the
+# number of kernels (.entry directives of the compute_90 PTX, which --keep leaves;
+# test/compile/kernel_count.py counts them). thrust::cuda::par is compiled first in every round, as the
+# baseline; its build does not include archscan's headers.
 #   tools/compile_cost.sh [POLICY...]      POLICY: blelloch kepler turing native (default: all four)
-# Environment: CUDACXX (nvcc), NICE (default 10: the niceness of each compile). One compile at a time,
-# so the times are comparable; about half a minute to a minute of CPU per policy.
+# Environment: CUDACXX (nvcc), NICE (default 10: the niceness of each compile), ROUNDS (default 3).
+# One compile at a time, the policies interleaved round by round, so that the drift of a shared
+# machine (one compile of the same object measured 59 and 76 s minutes apart) falls on every policy
+# alike; about half a minute to a minute of CPU per policy and round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
@@ -45,13 +48,30 @@ compile() {
   echo "$seconds $bytes $kernels"
 }
 
-echo "compile_cost: $("$nvcc" --version | tail -n 1); nvcc -O3 -arch=sm_90 -c test/compile/compile_cost.cu"
-read -r base_s base_b base_k < <(compile par thrust::cuda::par)
-printf '%-20s %9s %7s %11s %7s %8s\n' policy "cpu_s" "x_par" "object_KiB" "x_par" kernels
-printf '%-20s %9s %7s %11s %7s %8s\n' thrust::cuda::par "$base_s" 1.00 "$((base_b / 1024))" 1.00 "$base_k"
-for p in "${policies[@]}"; do
-  read -r s b k < <(compile "$p" "archscan::$p" -DWITH_ARCHSCAN)
-  awk -v p="archscan::$p" -v s="$s" -v b="$b" -v k="$k" -v bs="$base_s" -v bb="$base_b" \
-    'BEGIN { printf "%-20s %9.1f %7.2f %11d %7.2f %8d\n", p, s, s / bs, b / 1024, b / bb, k }'
+rounds=${ROUNDS:-3}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compile_cost: ROUNDS must be a positive number, not '$rounds'" >&2; exit 2; }
+echo "compile_cost: $("$nvcc" --version | tail -n 1); nvcc -O3 -arch=sm_90 -c test/compile/compile_cost.cu; $rounds rounds"
+# Each line of $work/results: NAME SECONDS BYTES KERNELS, one per compile.
+for ((round = 1; round <= rounds; ++round)); do
+  measured=$(compile par thrust::cuda::par)  # an assignment, so that a failed compile stops the script
+  echo "par $measured" >>"$work/results"
+  for p in "${policies[@]}"; do
+    measured=$(compile "$p" "archscan::$p" -DWITH_ARCHSCAN)
+    echo "$p $measured" >>"$work/results"
+  done
 done
-echo "(kernels: .entry directives of the PTX, CUB's EmptyKernel left out)"
+python3 - "$work/results" par "${policies[@]}" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+names = sys.argv[2:]
+runs = {n: [float(r[1]) for r in rows if r[0] == n] for n in names}
+last = {r[0]: (int(r[2]), int(r[3])) for r in rows}
+base_s, (base_b, _) = statistics.median(runs["par"]), last["par"]
+print(f"{'policy':20} {'cpu_s':>7} {'range':>11} {'x_par':>6} {'object_KiB':>11} {'x_par':>6} {'kernels':>8}")
+for n in names:
+    s, (b, k) = statistics.median(runs[n]), last[n]
+    label = "thrust::cuda::par" if n == "par" else "archscan::" + n
+    span = f"{min(runs[n]):.1f}-{max(runs[n]):.1f}"
+    print(f"{label:20} {s:7.1f} {span:>11} {s / base_s:6.2f} {b // 1024:11d} {b / base_b:6.2f} {k:8d}")
+PY
+echo "(cpu_s: the median over the rounds, and its range; kernels: .entry directives of the PTX, CUB's EmptyKernel left out)"
