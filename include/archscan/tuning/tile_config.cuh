@@ -2,12 +2,13 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file One tile shape of a tuning resolved into the flat configuration that the transposed tiles
-//! (tile/transposed_io.cuh and the tiles built on it), their look-back and their kernels read: the
-//! shape, how items move, how tiles wait for each other, and the hooks. The dispatch resolves each
-//! tile shape it launches once, at its top (dispatch/native_config.cuh, dispatch/turing_dispatch.cuh);
-//! the tuning's optional fields arrive with their defaults applied (tuning/rows.cuh), so nothing below
-//! the dispatch reads a tuning, a row or a hooks struct: a tile asks its configuration.
+//! \file One tile shape of a tuning resolved into the flat configuration that its kernels and tiles read:
+//! the shape, how items move, how tiles wait for each other, and the hooks. One configuration for each
+//! kind of tile: `tile_config` for the transposed tiles (tile/transposed_io.cuh and the tiles built on
+//! it: turing, native and the first pass across ranks), `striped_config` for kepler's striped tiles,
+//! `sweep_config` for blelloch's. Each dispatch resolves every tile shape it launches once, at its
+//! top; the tuning's optional fields arrive with their defaults applied (tuning/rows.cuh), so nothing
+//! below the dispatch reads a tuning, a row or a hooks struct: a tile asks its configuration.
 
 #include <cstddef>
 #include <cstdint>
