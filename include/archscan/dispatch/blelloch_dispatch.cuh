@@ -143,13 +143,12 @@ struct family_dispatch<blelloch_family> {
   static void run_level(const Problem& p, const blelloch_plan& pl, int level, const detail::device_facts& facts,
                         unsigned char* temp, cudaStream_t stream) {
     using T           = typename Problem::accum_type;
-    const int threads = Row::block_threads;
-    const int smem    = kernel::blelloch_tile<sweep_config<Tuning, Row>, Problem>::smem_bytes;
+    using config      = sweep_config<Tuning, Row>;
+    const int threads = config::threads;
+    const int smem    = kernel::blelloch_tile<config, Problem>::smem_bytes;
     if (pl.blocks[level] <= 1) {
-      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, true>, smem, facts,
-                          "archscan::blelloch");
-      kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, true>
-          <<<1, threads, smem, stream>>>(p, nullptr, nullptr);
+      opt_in_dynamic_smem(kernel::blelloch_scan_blocks<config, Problem, true>, smem, facts, "archscan::blelloch");
+      kernel::blelloch_scan_blocks<config, Problem, true><<<1, threads, smem, stream>>>(p, nullptr, nullptr);
       detail::throw_on_launch_error("archscan::blelloch: scan_blocks (single block)");
       return;
     }
@@ -162,10 +161,8 @@ struct family_dispatch<blelloch_family> {
     T* sums           = reinterpret_cast<T*>(temp + pl.sums_offset[level]);
     const auto blocks = static_cast<unsigned>(pl.blocks[level]);
 
-    opt_in_dynamic_smem(kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, false>, smem, facts,
-                        "archscan::blelloch");
-    kernel::blelloch_scan_blocks<sweep_config<Tuning, Row>, Problem, false>
-        <<<blocks, threads, smem, stream>>>(p, scratch, sums);
+    opt_in_dynamic_smem(kernel::blelloch_scan_blocks<config, Problem, false>, smem, facts, "archscan::blelloch");
+    kernel::blelloch_scan_blocks<config, Problem, false><<<blocks, threads, smem, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: scan_blocks");
 
     // Scan the block sums "in the same manner", in place, inclusively and without a seed.
@@ -173,7 +170,7 @@ struct family_dispatch<blelloch_family> {
         sums_problem<Problem>{sums, sums, pl.blocks[level], p.op, detail::identity_finish{}, T{}, {}}, pl, level + 1,
         facts, temp, stream);
 
-    kernel::blelloch_uniform_add<sweep_config<Tuning, Row>, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
+    kernel::blelloch_uniform_add<config, Problem><<<blocks, threads, 0, stream>>>(p, scratch, sums);
     detail::throw_on_launch_error("archscan::blelloch: uniform_add");
   }
 };
