@@ -33,13 +33,17 @@ TEST(KeplerPlan, OneFullTileNeedsNoTemporaryStorage) {
 
 TEST(KeplerPlan, SmallProblemsUseSmallTilesToFillTheGpu) {
   // 4097 items: 2 full tiles < 528 blocks, so 1024-item tiles: 5 of them.
+  using archscan::dispatch::tile_shape;
   auto plan = make_kepler_plan(input(4097));
   EXPECT_EQ(plan.tiles.items_per_thread, 4);
+  EXPECT_EQ(plan.tiles.shape, tile_shape::small);  // what the launch maps to the small tiles' kernel
   EXPECT_EQ(plan.tiles.tile_items, 1024);
   EXPECT_EQ(plan.tiles.tiles, 5);
+  EXPECT_EQ(plan.lookback.shape, tile_shape::small);
   // Exactly enough full tiles to fill: keep them.
   plan = make_kepler_plan(input(std::int64_t{4096} * 528));
   EXPECT_EQ(plan.tiles.items_per_thread, 16);
+  EXPECT_EQ(plan.tiles.shape, tile_shape::full);
   EXPECT_EQ(plan.tiles.tiles, 528);
   plan = make_kepler_plan(input(std::int64_t{4096} * 527 + 1));
   EXPECT_EQ(plan.tiles.items_per_thread, 16);

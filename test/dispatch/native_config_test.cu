@@ -99,6 +99,11 @@ TEST(NativeConfig, LargeTilesByNAlone) {
   static_assert(cfg<native_tuning, doubles>::has_large_tiles);
   static_assert(cfg<native_tuning, doubles>::large_tile::tile_items == 7936);
   static_assert(cfg<native_tuning, doubles>::full_tile::tile_items == 4096);
+  // The shapes the plan names for the launch: large, full and small tiles of row_8.
+  using archscan::dispatch::tile_shape;
+  static_assert(cfg<native_tuning, doubles>::shape_of<31> == tile_shape::large);
+  static_assert(cfg<native_tuning, doubles>::shape_of<16> == tile_shape::full);
+  static_assert(cfg<native_tuning, doubles>::shape_of<4> == tile_shape::small);
   // Output items wider than the row's fit both tiles to the same size: no large tiles for that
   // problem type (and no error).
   static_assert(!cfg<native_tuning, double_problem<wide_item>>::has_large_tiles);

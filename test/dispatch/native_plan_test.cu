@@ -192,6 +192,31 @@ TEST(NativePlan, SmallTilesKeepTheirShape) {
   EXPECT_EQ(make_native_plan(in).route, single_pass_route::lookback);
 }
 
+TEST(NativePlan, TheTilesNameTheirShapeOnEveryRoute) {
+  // The launch maps the shape (and a single tile's step of the ladder) to its kernel: the plan keeps
+  // what the dispatch chose, in the route's tiles and in the look-back's that a refused wave takes.
+  using archscan::dispatch::tile_shape;
+  for (const tile_shape shape : {tile_shape::full, tile_shape::small, tile_shape::large, tile_shape::single}) {
+    for (std::int64_t n : {std::int64_t{100}, std::int64_t{3} * 5120, std::int64_t{1} << 30}) {
+      for (const bool cooperative : {true, false}) {
+        auto in              = input(n);
+        in.shape             = shape;
+        in.single_step       = shape == tile_shape::single ? 2 : 0;
+        in.cooperative       = cooperative;
+        in.cluster_max_tiles = cooperative ? 4 : 0;
+        const auto plan      = make_native_plan(in);
+        EXPECT_EQ(plan.tiles.shape, shape) << n;
+        EXPECT_EQ(plan.tiles.single_step, in.single_step) << n;
+        if (plan.route != single_pass_route::single_tile) {
+          EXPECT_EQ(plan.lookback.shape, shape) << n;
+          EXPECT_EQ(plan.lookback.single_step, in.single_step) << n;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(make_native_plan(input(20000)).tiles.shape, tile_shape::full);  // the input's default
+}
+
 TEST(NativePlan, FirstSetIsWhatTheDeviceHoldsAtOnce) {
   // The look-back paces the loads of the tiles the device holds at once (132 SMs x 8 blocks here):
   // timing only, so the tiles do not change with it.

@@ -15,6 +15,7 @@ namespace {
 using archscan::dispatch::fit_carveout;
 using archscan::dispatch::make_turing_plan;
 using archscan::dispatch::single_pass_route;
+using archscan::dispatch::tile_shape;
 using archscan::dispatch::turing_plan_input;
 
 std::size_t up256(std::size_t b) { return (b + 255) / 256 * 256; }
@@ -44,11 +45,14 @@ TEST(TuringPlan, SmallTilesOnlyForAWaveOfAtMostOnePerSm) {
     const auto plan = make_turing_plan(input(n));
     EXPECT_EQ(plan.route, single_pass_route::wave) << n;
     EXPECT_EQ(plan.tiles.items_per_thread, 16) << n;
+    EXPECT_EQ(plan.tiles.shape, tile_shape::small) << n;  // what the launch maps to the small kernel
     EXPECT_EQ(plan.tiles.tiles, ceil_div(n, 2048)) << n;
+    EXPECT_EQ(plan.lookback.shape, tile_shape::full) << n;  // a refused wave's fallback: full tiles
   }
   auto plan = make_turing_plan(input(std::int64_t{132} * 2048 + 1));
   EXPECT_EQ(plan.route, single_pass_route::wave);
   EXPECT_EQ(plan.tiles.items_per_thread, 40);
+  EXPECT_EQ(plan.tiles.shape, tile_shape::full);
   EXPECT_EQ(plan.tiles.tiles, ceil_div(132 * 2048 + 1, 5120));
   // Small tiles switched off, or a row without smaller ones: full tiles.
   auto in             = input(20000);

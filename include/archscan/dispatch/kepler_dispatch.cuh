@@ -56,6 +56,7 @@ constexpr single_pass_plan make_kepler_plan(const kepler_plan_input& in) {
     t.items_per_thread = in.small_items_per_thread;
     t.tile_items       = static_cast<std::int64_t>(in.block_threads) * in.small_items_per_thread;
     t.tiles            = detail::ceil_div(in.n, t.tile_items);
+    t.shape            = tile_shape::small;
   }
   t.grid     = t.tiles;
   plan.tiles = t;
@@ -95,10 +96,10 @@ struct family_dispatch<kepler_family> {
   static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts&, void* d_temp,
                      cudaStream_t stream) {  // no dynamic shared memory, no attribute to set
     using row = row_of<Tuning, Problem>;
-    if (pl.tiles.items_per_thread == row::items_per_thread) {
-      run<Tuning, Hooks, row::items_per_thread>(p, pl, d_temp, stream);
-    } else {
+    if (pl.tiles.shape == tile_shape::small) {
       run<Tuning, Hooks, row::small_items_per_thread>(p, pl, d_temp, stream);
+    } else {
+      run<Tuning, Hooks, row::items_per_thread>(p, pl, d_temp, stream);
     }
   }
 

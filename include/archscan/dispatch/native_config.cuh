@@ -71,8 +71,7 @@ struct native_config {
   static constexpr bool has_single_tiles = single_step<single::items_per_thread>();
   //! Whether the row has large tiles and they stay larger than its full ones once fitted to shared
   //! memory (items wider than the row's own may shrink both to one size: then none, for this problem
-  //! type alone). Compiled only then. The launch tells the full, small and large tiles apart by size,
-  //! and the single tiles by their route and size.
+  //! type alone). Compiled only then.
   static constexpr bool has_large_tiles = large::present && large_tile::tile_items > full_tile::tile_items;
 
   //! Whether an exact operator's waves may fold in order (compiled only then): the fold is native's
@@ -155,6 +154,12 @@ struct native_config {
     if (Items == full_items) return true;
     if (has_small_tiles && Items == small_items) return true;
     return has_large_tiles && Items == large_items;
+  }();
+  //! Which of the row's shapes tiles of `Items` per thread are, routed (the plan carries it).
+  template <int Items>
+  static constexpr tile_shape shape_of = [] {
+    if (has_large_tiles && Items == large_items) return tile_shape::large;
+    return has_small_tiles && Items == small_items ? tile_shape::small : tile_shape::full;
   }();
   //! The routed kernel that runs one tile of `Items` per thread: the shape's own, else the full tiles'.
   template <int Items>

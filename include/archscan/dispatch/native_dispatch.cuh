@@ -42,25 +42,28 @@ struct family_dispatch<native_family> {
   template <class Tuning, class Hooks, class Problem>
   static single_pass_plan plan(const Problem& p, const detail::device_facts& facts) {
     using C = config<Tuning, Hooks, Problem>;
-    return plan_from_single<C, C::single::items_per_thread>(p, facts);
+    return plan_from_single<C, C::single::items_per_thread, 0>(p, facts);
   }
 
   template <class Tuning, class Hooks, class Problem>
   static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts, void* d_temp,
                      cudaStream_t stream) {
     using C = config<Tuning, Hooks, Problem>;
-    if (pl.route == single_pass_route::single_tile &&
-        launch_single_from<C, C::single::items_per_thread>(p, pl.tiles.tile_items, facts, stream)) {
-      return;
+    // The plan names the tiles' shape (and a single tile's step of the ladder): each maps to its kernel.
+    if constexpr (C::has_single_tiles) {
+      if (pl.tiles.shape == tile_shape::single) {
+        launch_single_step<C, C::single::items_per_thread>(p, pl.tiles.single_step, facts, stream);
+        return;
+      }
     }
     if constexpr (C::has_large_tiles) {
-      if (pl.tiles.tile_items == C::large_tile::tile_items) {
+      if (pl.tiles.shape == tile_shape::large) {
         launch_with<C, C::large_items>(p, pl, facts, d_temp, stream);
         return;
       }
     }
     if constexpr (C::has_small_tiles) {
-      if (pl.tiles.tile_items == C::small_tile::tile_items) {
+      if (pl.tiles.shape == tile_shape::small) {
         launch_with<C, C::small_items>(p, pl, facts, d_temp, stream);
         return;
       }
@@ -113,32 +116,29 @@ struct family_dispatch<native_family> {
     }
   }
 
-  //! The plan from the single tile of `Items` per thread on: the smallest step of the ladder that
-  //! covers n, else the tiles of plan_tiles.
-  template <class C, int Items>
+  //! The plan from the single tile of `Items` per thread, step `Step` of the ladder, on: the smallest
+  //! step that covers n, else the tiles of plan_tiles.
+  template <class C, int Items, int Step>
   static single_pass_plan plan_from_single(const typename C::problem& p, const detail::device_facts& facts) {
     if constexpr (C::template single_step<Items>()) {
-      if (p.n <= C::template tile_of<Items>::tile_items) return plan_single<C, Items>(p, facts);
-      return plan_from_single<C, 2 * Items>(p, facts);
+      if (p.n <= C::template tile_of<Items>::tile_items) return plan_single<C, Items, Step>(p, facts);
+      return plan_from_single<C, 2 * Items, Step + 1>(p, facts);
     } else {
       return plan_tiles<C>(p, facts);
     }
   }
 
-  //! Launches the single tile of `Items` per thread or a later step of the ladder whose tile holds
-  //! `tile_items` (the plan's); false where none does (the full tile's single route).
+  //! Launches step `step` of the single tiles' ladder, counted from `Items` per thread (the last takes any beyond).
   template <class C, int Items>
-  static bool launch_single_from(const typename C::problem& p, std::int64_t tile_items,
-                                 const detail::device_facts& facts, cudaStream_t stream) {
-    if constexpr (C::template single_step<Items>()) {
-      if (tile_items == C::template tile_of<Items>::tile_items) {
-        launch_single<C, Items>(p, facts, stream);
-        return true;
+  static void launch_single_step(const typename C::problem& p, int step, const detail::device_facts& facts,
+                                 cudaStream_t stream) {
+    if constexpr (C::template single_step<2 * Items>()) {
+      if (step > 0) {
+        launch_single_step<C, 2 * Items>(p, step - 1, facts, stream);
+        return;
       }
-      return launch_single_from<C, 2 * Items>(p, tile_items, facts, stream);
-    } else {
-      return false;
     }
+    launch_single<C, Items>(p, facts, stream);
   }
 
   //! The plan of a problem no single tile of few items covers: large, small or full tiles.
@@ -166,8 +166,9 @@ struct family_dispatch<native_family> {
     return plan_with<C, C::full_items>(p, facts);
   }
 
-  //! The plan of a problem that one tile of `Items` per thread covers: the single-tile route.
-  template <class C, int Items>
+  //! The plan of a problem that one tile of `Items` per thread, step `Step` of the ladder, covers: the
+  //! single-tile route.
+  template <class C, int Items, int Step>
   static single_pass_plan plan_single(const typename C::problem& p, const detail::device_facts& facts) {
     using tile_t       = typename C::template tile_of<Items>;
     constexpr int host = C::template single_host<Items>;
@@ -178,6 +179,8 @@ struct family_dispatch<native_family> {
     in.items_per_thread = tile_t::items;
     in.tile_items       = tile_t::tile_items;
     in.sm_count         = facts.sm_count;
+    in.shape            = tile_shape::single;
+    in.single_step      = Step;
     return make_native_plan(in);
   }
 
@@ -216,6 +219,7 @@ struct family_dispatch<native_family> {
                          Tuning::wave_max_tiles,
                          0,
                          tile_t::segment_walk::chained};
+    in.shape = C::template shape_of<Items>;
     if constexpr (C::template clusters<Items>) {
       if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles, facts.cc_major,
                                    in.resident_blocks_per_sm)) {

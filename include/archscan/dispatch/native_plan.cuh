@@ -34,6 +34,8 @@ struct native_plan_input {
   //! wave_tree_max_run_bytes; the maximum: never, as for every other operator, which folds in order
   //! always).
   std::size_t wave_tree_max_run_bytes = ~std::size_t{0};
+  tile_shape shape                    = tile_shape::full;  //!< which of the row's shapes the tiles are
+  int single_step                     = 0;                 //!< shape single: the ladder's step
 };
 
 //! Whether a problem of `n` items may take the row's small tiles: at most `small_tiles_max` of them
@@ -106,6 +108,8 @@ constexpr single_pass_plan make_native_plan(const native_plan_input& in) {
   t.tile_items       = in.tile_items;
   t.tiles            = detail::ceil_div(in.n, in.tile_items);
   t.grid             = t.tiles;
+  t.shape            = in.shape;
+  t.single_step      = in.single_step;
   plan.tiles         = t;
   if (t.tiles <= 1) return plan;
   if (in.resident_blocks_per_sm > 0) {

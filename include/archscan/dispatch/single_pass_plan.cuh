@@ -19,12 +19,24 @@ enum class single_pass_route {
   cluster,      //!< every tile in one thread block cluster (native, sm_90 on): no temporary storage
 };
 
+//! Which of a row's tile shapes (tuning/shape.cuh) a launch takes: with `single_step`, all that a
+//! launch needs to name its kernel, so that it re-derives nothing from sizes.
+enum class tile_shape : unsigned char {
+  full,    //!< the row's full tiles
+  small,   //!< its small tiles (turing's small waves, native's problems of few small tiles)
+  large,   //!< its large tiles (native)
+  single,  //!< one of its single tiles of few items (native): the ladder's step `single_step`
+};
+
 //! Tiles of one launch.
 struct tile_grid {
   int items_per_thread    = 0;
   std::int64_t tile_items = 0;
   std::int64_t tiles      = 0;
   std::int64_t grid       = 0;  //!< blocks launched: one per tile, or fewer that loop over tiles
+  tile_shape shape        = tile_shape::full;
+  //! shape single: the tile of the row's single_items_per_thread << single_step items a thread
+  int single_step = 0;
 };
 
 struct single_pass_plan {

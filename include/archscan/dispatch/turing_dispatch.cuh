@@ -93,6 +93,7 @@ constexpr single_pass_plan make_turing_plan(const turing_plan_input& in) {
                                              static_cast<std::int64_t>(in.sm_count) * in.small_wave_blocks_per_sm) {
     wave.items_per_thread = in.small_items_per_thread;
     wave.tile_items       = in.small_tile_items;
+    wave.shape            = tile_shape::small;
   } else if (turing_wave_candidate(in) &&
              full.tiles <= static_cast<std::int64_t>(in.sm_count) * in.wave_blocks_per_sm) {
     wave.items_per_thread = in.full_items_per_thread;
@@ -185,9 +186,9 @@ struct family_dispatch<turing_family> {
     }
     if (pl.route == single_pass_route::wave) {
       const bool launched =
-          pl.tiles.items_per_thread == full::items
-              ? launch_wave<Tuning, Hooks, row::items_per_thread>(p, pl.tiles, facts, d_temp, stream)
-              : launch_wave<Tuning, Hooks, row::small_items_per_thread>(p, pl.tiles, facts, d_temp, stream);
+          pl.tiles.shape == tile_shape::small
+              ? launch_wave<Tuning, Hooks, row::small_items_per_thread>(p, pl.tiles, facts, d_temp, stream)
+              : launch_wave<Tuning, Hooks, row::items_per_thread>(p, pl.tiles, facts, d_temp, stream);
       if (launched) return;
     }
     using state_t = typename full::state_t;
