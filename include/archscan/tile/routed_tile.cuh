@@ -16,6 +16,8 @@
 //! barrier as well), all reached by every thread of the block: the loop's exit condition is a tile id
 //! read from shared memory after a barrier, so it is uniform. The barrier after the first claim also
 //! holds the block while a tile of the look-back's first set waits out its pace (`pace_start`).
+//! Warp 0's work is under `warp::uniform(threadIdx.x < 32)`, a condition the compiler knows to be
+//! warp-uniform, so that the look-back's intrinsics carry no second, collective copy.
 
 #include <cstdint>
 
@@ -203,7 +205,7 @@ struct routed_tile : transposed_tile<Problem, Config> {
                                          const state_t& st, std::int64_t* next_tile_slot, unsigned lookback_delay_ns) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
     const int lane = static_cast<int>(threadIdx.x) % 32;
-    if (threadIdx.x < 32) {
+    if (warp::uniform(threadIdx.x < 32)) {
       hooks::starve(tile);
       if (tile == 0) {
         if (lane == 0) st.publish(0, status_prefix, p.seeded(aggregate));
@@ -228,7 +230,7 @@ struct routed_tile : transposed_tile<Problem, Config> {
                                         unsigned lookback_delay_ns, std::int64_t prefetch_ahead = 0) {
     if (next_tile_slot != nullptr && threadIdx.x == threads - 1) *next_tile_slot = st.next_tile();
     if (prefetch_ahead > 0 && threadIdx.x == threads - 1) prefetch_input(p, tile + prefetch_ahead);
-    if (threadIdx.x < 32) {
+    if (warp::uniform(threadIdx.x < 32)) {
       hooks::starve(tile);
       if (threadIdx.x == 0) st.publish(tile, status_aggregate, aggregate);
       const detail::maybe<T> prefix =
@@ -245,7 +247,7 @@ struct routed_tile : transposed_tile<Problem, Config> {
   __device__ static void cluster_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                         T* slots) {
     cluster_exchange::wait();  // the phase arrived at when the kernel started: every block runs
-    if (threadIdx.x < 32) {
+    if (warp::uniform(threadIdx.x < 32)) {
       hooks::starve(tile);
       const std::int64_t later = threadIdx.x;
       if (later > tile && later < gridDim.x) {
@@ -280,7 +282,7 @@ struct routed_tile : transposed_tile<Problem, Config> {
       } else if (tile > 0) {
         fold_ordered(p, tile, s, segmented_aggregates<T>{a, segment_tiles});
       }
-    } else if (tile > 0 && threadIdx.x < 32) {
+    } else if (tile > 0 && warp::uniform(threadIdx.x < 32)) {
       const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);
       if (threadIdx.x == 0) *s.tile_prefix = p.seeded(prefix);
     }

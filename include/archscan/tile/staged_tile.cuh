@@ -106,7 +106,7 @@ struct staged_tile : transposed_tile<Problem, Config> {
     __syncthreads();            // the first tile's aggregate published before the look-back warp reads it
     for (int b = 0;; b ^= 1) {  // the current tile in stage b, the next in stage b ^ 1
       T next_exclusive;
-      if (!worker) {
+      if (warp::uniform(!worker)) {  // the look-back warp, provably whole (warp::uniform)
         if (prefetch_ahead > 0 && threadIdx.x == staged_threads - 1) prefetch_input(p, next + prefetch_ahead);
         hooks::starve(current);
         T aggregate;

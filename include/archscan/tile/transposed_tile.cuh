@@ -265,7 +265,7 @@ struct transposed_tile : transposed_io<Problem, Config> {
   //! look-back's order into `*s.tile_prefix`.
   template <class Aggregate>
   __device__ static void fold_ordered(const Problem& p, std::int64_t tile, const smem_view& s, Aggregate aggregate) {
-    if (threadIdx.x >= 32) return;
+    if (!warp::uniform(threadIdx.x < 32)) return;  // warp 0 folds, provably whole (warp::uniform)
     const detail::maybe<T> prefix = segment_walk::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
