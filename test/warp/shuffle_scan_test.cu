@@ -2,6 +2,7 @@
 // four words (arithmetic and not, of sizes that are no multiple of 4), with a non-commutative operator
 // and one whose operator() is not const. Each warp of a few blocks scans its own 32 random values;
 // every result is checked against a sequential fold on the host, exactly (integer-valued doubles).
+// Also warp::uniform, a flag as lane 0 holds it.
 
 #include <cstdint>
 #include <vector>
@@ -107,6 +108,34 @@ void check_shuffles() {
     EXPECT_TRUE(idx[static_cast<std::size_t>(i)] ==
                 h[static_cast<std::size_t>(base + src[static_cast<std::size_t>(i)])])
         << "shfl_idx, item " << i;
+  }
+}
+
+//! Every thread: warp::uniform of its own flag (d_flag[i]) and of `threadIdx.x < 32`, as 0 or 1.
+__global__ void __launch_bounds__(warps_per_block * 32) uniform_kernel(const int* d_flag, int* d_own, int* d_first) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  d_own[i]    = archscan::warp::uniform(d_flag[i] != 0) ? 1 : 0;
+  d_first[i]  = archscan::warp::uniform(threadIdx.x < 32) ? 1 : 0;
+}
+
+TEST(WarpUniform, EveryLaneTakesLaneZerosFlag) {
+  // The tiles put warp 0's work under warp::uniform(threadIdx.x < 32): it must hold in warp 0 of
+  // every block and nowhere else, and a flag on which the lanes disagree comes out as lane 0's.
+  ARCHSCAN_REQUIRE_GPU();
+  std::vector<int> flags = random_lanes(static_cast<std::size_t>(n), 9);
+  for (int& f : flags) f = f % 2;
+  flags[0]  = 1;  // warp 0 of block 0: lane 0 set, others mixed
+  flags[32] = 0;  // warp 1: lane 0 clear
+  device_buffer<int> d_flag(flags), d_own(n), d_first(n);
+  d_own.poison();
+  d_first.poison();
+  uniform_kernel<<<blocks, warps_per_block * 32>>>(d_flag.get(), d_own.get(), d_first.get());
+  archscan::test::check(cudaGetLastError(), "uniform_kernel launch");
+  const std::vector<int> own = d_own.to_host(), first_warp = d_first.to_host();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto at = static_cast<std::size_t>(i);
+    EXPECT_EQ(own[at], flags[static_cast<std::size_t>(i / 32 * 32)]) << "item " << i;
+    EXPECT_EQ(first_warp[at], i % (warps_per_block * 32) < 32 ? 1 : 0) << "item " << i;
   }
 }
 
