@@ -1,5 +1,6 @@
 // The turing family's dispatch: its plan (route, tiles, grid, look-back delay, tile-state storage) up to
-// 2^40 items, the carveout arithmetic, and the shared memory of its tiles for large accumulators.
+// 2^40 items, and the shared memory of its tiles for large accumulators (the carveout arithmetic the
+// families share: dispatch/family_test.cu).
 
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +13,6 @@
 
 namespace {
 
-using archscan::dispatch::fit_carveout;
 using archscan::dispatch::make_turing_plan;
 using archscan::dispatch::single_pass_route;
 using archscan::dispatch::tile_shape;
@@ -157,16 +157,6 @@ TEST(TuringPlan, LookbackDelayOnlyBeyondOneWaveOfResidentBlocks) {
   in.n                 = std::int64_t{1} << 30;
   in.lookback_delay_ns = 0;
   EXPECT_EQ(make_turing_plan(in).lookback_delay_ns, 0u);
-}
-
-TEST(TuringPlan, CarveoutFitsTheResidentBlocks) {
-  // H100: 228 KiB per SM; 5 blocks of 16.6 KiB + 1 KiB reserved each need 88 KiB: 39 %.
-  const int smem = 16 * 1024 + 640;
-  const int pct  = fit_carveout(5, smem, 1024, 228 * 1024);
-  EXPECT_GE(pct * 228 * 1024, 100 * 5 * (smem + 1024));
-  EXPECT_LT((pct - 1) * 228 * 1024, 100 * 5 * (smem + 1024));
-  EXPECT_EQ(fit_carveout(64, 64 * 1024, 0, 64 * 1024), 100);  // clamped
-  EXPECT_EQ(fit_carveout(0, 1024, 0, 64 * 1024), 1);
 }
 
 // Large accumulators: every tile of the shipped tuning fits the shared memory every CUDA 13 device
