@@ -47,7 +47,8 @@
 #   ARCHSCAN_REV_AB_SCANS     scans built (ARCHSCAN_BENCH_SCANS of both builds) [exclusive;inclusive;by_key;
 #                             transform without a budget or one of 420 s or more, else exclusive;by_key]
 #   ARCHSCAN_REV_AB_FILTER    Google Benchmark filter [the cases above]
-#   ARCHSCAN_REV_AB_NEW_LABEL how the report names this tree [git's short sha, "(dirty)" if so; else "this tree"]
+#   ARCHSCAN_REV_AB_NEW_LABEL how the report names this tree [ARCHSCAN_REV; else git's short sha, "(dirty)"
+#                             if so; else "this tree"]
 #   ARCHSCAN_REV_AB_BUDGET_S  seconds the whole script may take [ARCHSCAN_STEP_TIMEOUT, else 0: no limit]: a
 #                             round that would not fit is skipped (one 10-minute device call: 540)
 #   ARCHSCAN_AB_RUN_TIMEOUT_S seconds one run may take [180]
@@ -101,7 +102,9 @@ summary() {  # STATUS WORD, the rest of the line
 # How each revision is named: tools/export_rev.sh's REVISION file; git for this tree where it has .git.
 old_label=$(cut -c1-7 "$old_src/REVISION" 2> /dev/null)
 old_label=${old_label:-$old_src}
-new_label=${ARCHSCAN_REV_AB_NEW_LABEL:-}
+# The device machine's copy of the tree may carry stale git metadata (it named an older commit,
+# "dirty", for a clean tree): a label given (ARCHSCAN_REV, as tools/gpu.sh takes it) comes first.
+new_label=${ARCHSCAN_REV_AB_NEW_LABEL:-${ARCHSCAN_REV:-}}
 if [[ -z $new_label ]] && new_label=$(git rev-parse --short HEAD 2> /dev/null); then
   git status --porcelain 2> /dev/null | grep -q . && new_label="$new_label (dirty)"
 fi
