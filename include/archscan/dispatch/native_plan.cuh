@@ -12,7 +12,7 @@
 
 #include <archscan/detail/math.cuh>
 #include <archscan/dispatch/single_pass_plan.cuh>
-#include <archscan/kernel/native_kernels.cuh>  // the tiles' storage: segment states, a wave's runs
+#include <archscan/kernel/transposed_kernels.cuh>  // the tiles' storage: segment states, a wave's runs
 
 namespace archscan::dispatch {
 

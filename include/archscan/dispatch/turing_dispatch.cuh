@@ -21,7 +21,7 @@
 #include <archscan/detail/math.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/dispatch/single_pass_plan.cuh>
-#include <archscan/kernel/turing_kernels.cuh>
+#include <archscan/kernel/transposed_kernels.cuh>
 #include <archscan/tuning.cuh>
 
 namespace archscan::dispatch {

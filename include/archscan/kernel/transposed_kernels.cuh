@@ -2,9 +2,10 @@
 #if defined(__GNUC__) && !defined(ARCHSCAN_NO_SYSTEM_HEADER)
 #pragma GCC system_header
 #endif
-//! \file The native family's kernels: place shared memory, call the transposed tile on its routes
-//! (tile/routed_tile.cuh). One kernel per tile shape serves every route (tile/routes.cuh); a single
-//! tile of few items and the staged look-back, whose blocks differ, have their own.
+//! \file The kernels of the transposed tile on its routes (tile/routed_tile.cuh), turing's and
+//! native's: each places shared memory and calls the tile. turing has a kernel per route; native one
+//! per tile shape for every route (tile/routes.cuh), the full tiles' also running the single tiles
+//! of few items, and the staged look-back (tile/staged_tile.cuh), whose blocks differ, one of its own.
 
 #include <cstdint>
 
@@ -14,6 +15,44 @@
 #include <archscan/tile/staged_tile.cuh>
 
 namespace archscan::kernel {
+
+// ---- turing: one kernel per route ----
+
+//! `Config`: one tile shape of the tuning (tuning/tile_config.cuh): the row's full or small tiles.
+template <class Config, class Problem>
+using turing_tile = tile::transposed_tile<Problem, Config>;
+//! The same tiles on their routes (tile/routed_tile.cuh): the kernels' bodies. The kernels' parameters
+//! keep naming turing_tile's types: a kernel's symbol spells a dependent parameter type as written,
+//! and profiles and the SASS gate (tools/same_sass.sh) know the kernels by their symbols.
+template <class Config, class Problem>
+using turing_routed_tile = tile::routed_tile<Problem, Config>;
+
+//! A problem of at most one tile: one block, no tile states.
+template <class Config, class Problem>
+__global__ void __launch_bounds__(Config::threads) turing_scan_single(Problem p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  turing_routed_tile<Config, Problem>::scan_single(p, smem);
+}
+
+//! Every block resident at once (launched cooperatively): prefixes from the tiles' aggregates after
+//! one grid barrier; `d_aggregates` holds one accumulator per tile.
+template <class Config, class Problem>
+__global__ void __launch_bounds__(Config::threads, Config::min_blocks_per_sm)
+    turing_scan_wave(Problem p, typename Problem::accum_type* d_aggregates) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  turing_routed_tile<Config, Problem>::scan_wave(p, d_aggregates, smem);
+}
+
+//! Tiles taken from the counter of `st`, published and looked back on through `st`.
+template <class Config, class Problem>
+__global__ void __launch_bounds__(Config::threads, Config::min_blocks_per_sm)
+    turing_scan_tiles(Problem p, typename turing_tile<Config, Problem>::state_t st, std::int64_t tiles,
+                      unsigned lookback_delay_ns) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  turing_routed_tile<Config, Problem>::scan_tiles(p, st, tiles, lookback_delay_ns, smem);
+}
+
+// ---- native: one kernel per tile shape, every route ----
 
 //! `Config`: one tile shape of the tuning (tuning/tile_config.cuh): the row's full tiles, its small
 //! tiles for problems of few small tiles, its large tiles for problems from its large_from_items up, or
