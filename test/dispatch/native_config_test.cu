@@ -69,6 +69,24 @@ TEST(NativeConfig, ClustersOnlyWhereTheirSlotsFit) {
   SUCCEED() << "checked at compile time";
 }
 
+//! The small tiles' kernel folds a wave for at most small_tiles_max tiles (the plan takes them for no
+//! more), and its fold leaves out what more tiles would reach; every other shape's waves are unbounded.
+//! Rows whose small tiles are their full ones (row_16) have no small shape, so nothing is bounded.
+TEST(NativeConfig, WavesBoundedOnlyForTheSmallTiles) {
+  using archscan::native_tuning;
+  using doubles = cfg<native_tuning, double_problem<double>>;
+  using wides   = cfg<native_tuning, archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
+                                                                  archscan::detail::identity_finish,
+                                                                  archscan::detail::scan_kind::inclusive, false>>;
+  static_assert(doubles::has_small_tiles && doubles::wave_tiles_max<doubles::small_items> ==
+                                                archscan::detail::small_tiles_max<native_tuning, doubles::row>::value);
+  static_assert(doubles::wave_tiles_max<doubles::small_items> > 0);
+  static_assert(doubles::wave_tiles_max<doubles::full_items> == 0 &&
+                doubles::wave_tiles_max<doubles::large_items> == 0);
+  static_assert(!wides::has_small_tiles && wides::wave_tiles_max<wides::full_items> == 0);
+  SUCCEED() << "checked at compile time";
+}
+
 TEST(NativeConfig, LargeTilesByNAlone) {
   using archscan::dispatch::native_large_tiles;
   const std::int64_t from = std::int64_t{1} << 24;

@@ -52,25 +52,30 @@ __device__ void load_vectors(const U* warp_start, int rest, U fill, uint4 (&v)[L
   }
 }
 
+//! Lane vector k of store_vectors (the segment's vector k * 32 + lane), of the segment's first `rest`
+//! items only.
+template <class U>
+__device__ __forceinline__ void store_vector(U* warp_start, int rest, int k, const uint4& v) {
+  constexpr int vector_items = static_cast<int>(sizeof(uint4) / sizeof(U));
+  const int lane             = static_cast<int>(threadIdx.x) % 32;
+  const int first            = (k * 32 + lane) * vector_items;
+  if (first + vector_items <= rest) {
+    reinterpret_cast<uint4*>(warp_start)[k * 32 + lane] = v;
+  } else if (first < rest) {
+    U u[vector_items];
+    std::memcpy(u, &v, sizeof(uint4));
+#pragma unroll
+    for (int i = 0; i < vector_items; ++i) {
+      if (first + i < rest) warp_start[first + i] = u[i];
+    }
+  }
+}
+
 //! store_vectors of the segment's first `rest` items only.
 template <class U, int LaneVectors>
 __device__ void store_vectors(U* warp_start, int rest, const uint4 (&v)[LaneVectors]) {
-  constexpr int vector_items = static_cast<int>(sizeof(uint4) / sizeof(U));
-  const int lane             = static_cast<int>(threadIdx.x) % 32;
 #pragma unroll
-  for (int k = 0; k < LaneVectors; ++k) {
-    const int first = (k * 32 + lane) * vector_items;
-    if (first + vector_items <= rest) {
-      reinterpret_cast<uint4*>(warp_start)[k * 32 + lane] = v[k];
-    } else if (first < rest) {
-      U u[vector_items];
-      std::memcpy(u, &v[k], sizeof(uint4));
-#pragma unroll
-      for (int i = 0; i < vector_items; ++i) {
-        if (first + i < rest) warp_start[first + i] = u[i];
-      }
-    }
-  }
+  for (int k = 0; k < LaneVectors; ++k) store_vector(warp_start, rest, k, v[k]);
 }
 
 }  // namespace archscan::block

@@ -192,11 +192,24 @@ struct native_config {
   static constexpr int routed_opt_in_smem = std::max(clusters<Items> ? tile_of<Items>::cluster_smem_bytes : 0,
                                                      Items == full_items ? singles_smem_from() : 0);
 
+  //! The most tiles a wave of tiles of `Items` per thread holds, where the plan bounds them: the
+  //! small tiles are taken for at most small_tiles_max (0: any number). Their kernel's wave fold then
+  //! leaves out what only more tiles would reach (tile/segment_fold.cuh).
+  template <int Items>
+  static constexpr int wave_tiles_max = (has_small_tiles && Items == small_items)
+                                            ? detail::small_tiles_max<Tuning, row>::value
+                                            : 0;
+  //! The plan's limit on a wave of those tiles: the tuning's wave_max_tiles, within wave_tiles_max.
+  template <int Items>
+  static constexpr std::int64_t wave_limit = wave_tiles_max<Items> > 0
+                                                 ? std::min<std::int64_t>(Tuning::wave_max_tiles, wave_tiles_max<Items>)
+                                                 : Tuning::wave_max_tiles;
   //! The kernel of tiles of `Items` per thread, every route of routes (the full tiles' kernel with the
   //! single tiles of singles_from), and its launch arguments.
   template <int Items>
   static constexpr auto routed_kernel =
-      kernel::native_scan<config_of<Items>, Problem, routes<Items>, Items == full_items ? singles_from() : 0u>;
+      kernel::native_scan<config_of<Items>, Problem, routes<Items>, Items == full_items ? singles_from() : 0u,
+                          wave_apart<Items> ? 0 : wave_tiles_max<Items>>;
   template <int Items>
   using launch_args = tile::routed_launch<typename tile_of<Items>::state_t, accum>;
   //! The kernel that runs the waves of tiles of `Items` per thread: its own where wave_apart. (A

@@ -216,7 +216,7 @@ struct family_dispatch<native_family> {
                          0,
                          detail::hook_traits<typename C::hooks>::resident_blocks_per_sm,
                          facts.cooperative_launch,
-                         Tuning::wave_max_tiles,
+                         C::template wave_limit<Items>,
                          0,
                          tile_t::segment_walk::chained};
     in.shape = C::template shape_of<Items>;

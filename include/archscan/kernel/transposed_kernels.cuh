@@ -110,7 +110,8 @@ inline constexpr int native_min_blocks = tile::has_route(Routes, tile::route::lo
 //! problems, and its registers the most.
 //! The full tiles' kernel also runs the single tiles of few items in `Singles` (native_scan_single_step,
 //! where `a.single_items` names one): a call site compiles one kernel for every single tile.
-template <class Config, class Problem, tile::route_set Routes, unsigned Singles = 0>
+//! `WaveTiles`: the most tiles one of its waves holds, where the dispatch bounds them (0: any number).
+template <class Config, class Problem, tile::route_set Routes, unsigned Singles = 0, int WaveTiles = 0>
 __global__ void __launch_bounds__(Config::threads, (native_min_blocks<Config, Routes>))
     native_scan(Problem p,
                 tile::routed_launch<typename native_tile<Config, Problem>::state_t, typename Problem::accum_type> a) {
@@ -121,8 +122,8 @@ __global__ void __launch_bounds__(Config::threads, (native_min_blocks<Config, Ro
       return;
     }
   }
-  native_routed_tile<Config, Problem>::template scan_routed<native_ordered_fold<typename Config::hooks>, Routes>(p, a,
-                                                                                                                 smem);
+  native_routed_tile<Config, Problem>::template scan_routed<native_ordered_fold<typename Config::hooks>, Routes,
+                                                            WaveTiles>(p, a, smem);
 }
 
 //! The staged look-back (tuning/shape.cuh, `example_staged_row`): persistent blocks of the row's threads and

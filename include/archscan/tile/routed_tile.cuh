@@ -86,8 +86,8 @@ struct routed_tile : transposed_tile<Problem, Config> {
   //! - reset: the look-back's states zeroed by the whole grid, the look-back queued after this
   //!   launch allowed to start meanwhile (detail/dependent_launch.cuh).
   //! The cluster and wave routes fold as the look-back does where `Ordered`: the same bits whichever
-  //! route the device allows.
-  template <bool Ordered, route_set Routes>
+  //! route the device allows. `WaveTiles`: the most tiles a wave holds (0: any number).
+  template <bool Ordered, route_set Routes, int WaveTiles = 0>
   __device__ static void scan_routed(const Problem& p, const routed_launch<state_t, T>& a, unsigned char* raw) {
     if constexpr (has_route(Routes, route::reset)) {
       if (a.path == route::reset) {
@@ -132,11 +132,11 @@ struct routed_tile : transposed_tile<Problem, Config> {
         } else if (has_route(Routes, route::wave) && a.path == route::wave) {
           if constexpr ((Routes & wave_in_order) != 0) {
             if (a.wave_in_order) {
-              wave_prefix<Ordered, true>(p, tile, aggregate, s, a.d_aggregates);
+              wave_prefix<Ordered, true, WaveTiles>(p, tile, aggregate, s, a.d_aggregates);
               return;
             }
           }
-          wave_prefix<Ordered, false>(p, tile, aggregate, s, a.d_aggregates);
+          wave_prefix<Ordered, false, WaveTiles>(p, tile, aggregate, s, a.d_aggregates);
         } else if (has_route(Routes, route::cluster) && a.path == route::cluster) {
           cluster_prefix(p, tile, aggregate, s, slots);
         }
@@ -255,12 +255,15 @@ struct routed_tile : transposed_tile<Problem, Config> {
       }
     }
     cluster_exchange::barrier();
-    if (tile > 0) fold_ordered(p, tile, s, segmented_aggregates<T>{slots, segment_tiles});
+    if (tile > 0) {
+      fold_ordered<cluster_exchange::max_blocks>(p, tile, s, segmented_aggregates<T>{slots, segment_tiles});
+    }
     __syncthreads();
   }
 
   //! One wave (wave.cuh): aggregates stored, one grid barrier, warp 0 folds the predecessors' aggregates.
-  template <bool Ordered, bool ExactInOrder>
+  //! `WaveTiles`: the most tiles the wave holds (0: any number); the fold leaves out what lies past it.
+  template <bool Ordered, bool ExactInOrder, int WaveTiles = 0>
   __device__ static void wave_prefix(const Problem& p, std::int64_t tile, const T& aggregate, const smem_view& s,
                                      T* d_aggregates) {
     if (threadIdx.x == 0) {
@@ -272,15 +275,18 @@ struct routed_tile : transposed_tile<Problem, Config> {
     // staging, its barrier and the segments' 31 steps in a row, unless the dispatch found its lanes'
     // runs too long (`ExactInOrder`, tuning/native.cuh's wave_tree_max_run_bytes).
     if constexpr (Ordered && (ExactInOrder || !detail::associates_exactly<typename Problem::op_type, T>)) {
-      const T* a = d_aggregates;
+      constexpr std::int64_t max_tiles = WaveTiles > 0 ? WaveTiles : INT64_MAX;
+      const T* a                       = d_aggregates;
       if (tile > 0 && tile <= staged_aggregates) {  // uniform: the block's tile
         // Folded from global memory, each lane's 31 loads of its segment took several round trips
         // in a row.
         stage_aggregates(tile, s, [&](std::int64_t i) { return a[i]; });
         __syncthreads();
-        fold_staged(p, tile, s);
+        fold_staged<max_tiles>(p, tile, s);
       } else if (tile > 0) {
-        fold_ordered(p, tile, s, segmented_aggregates<T>{a, segment_tiles});
+        if constexpr (max_tiles - 1 > staged_aggregates) {
+          fold_ordered<max_tiles>(p, tile, s, segmented_aggregates<T>{a, segment_tiles});
+        }
       }
     } else if (tile > 0 && warp::uniform(threadIdx.x < 32)) {
       const T prefix = wave<T>::exclusive_prefix(d_aggregates, tile, p.op);

@@ -30,14 +30,17 @@ struct segment_fold {
   //! each segment's first, so a lane steps through its segment at constant offsets). Lane l folds
   //! segment l of each 32 (its aggregates in order), and lane s this tile's own segment as far as the
   //! tile; then the segments are combined onto the seed in order, the own fold last.
-  template <class Aggregate, class Op>
+  //! `MaxTiles`: a bound on the grid's tiles (tile < MaxTiles), whose folds for tiles past it the
+  //! compiler then leaves out: a cluster's 16 tiles need only the first segment's fold, a third of
+  //! the code for every tile.
+  template <std::int64_t MaxTiles = INT64_MAX, class Aggregate, class Op>
   __device__ static detail::maybe<T> exclusive_prefix_of(Aggregate aggregate, std::int64_t tile,
                                                          const detail::maybe<T>& seed, Op op) {
     using detail::maybe;
     const int lane       = warp::lane_id();
-    const std::int64_t s = tile / segment;
+    const std::int64_t s = MaxTiles <= segment ? 0 : tile / segment;
     const int j          = static_cast<int>(tile % segment);
-    if (s < warp::threads) {
+    if (MaxTiles <= std::int64_t{segment} * warp::threads || s < warp::threads) {
       // One pass: lane l < s folds segment l, lane s the j aggregates of this tile's own segment,
       // all at once; then the seed, R_0 .. R_s-1 and (for j > 0) the own fold, one after another:
       // the association of the code below, with one chain of folds instead of two.

@@ -65,8 +65,7 @@ struct staged_tile : transposed_tile<Problem, Config> {
   //! its fold makes visible, so shared memory hands only prefixes from the look-back warp to the workers.
   //! Barriers: one `__syncthreads` after the first claims and one after the first fold (its aggregate
   //! published); per round two (the prefix known; the stage read) and, among the workers alone, the
-  //! block scan's (named barrier 1), one before it (the copy visible to every worker) and, for a
-  //! partial last tile, one before its outputs overwrite the padding's source (store_stage).
+  //! block scan's (named barrier 1) and one before it (the copy visible to every worker).
   __device__ static void scan_staged(const Problem& p, const state_t& st, std::int64_t tiles,
                                      unsigned lookback_delay_ns, unsigned char* raw, std::int64_t first_set) {
     static_assert(stages_fit, "the staged look-back takes full tiles of 16-byte vectors in and out");
@@ -143,8 +142,11 @@ struct staged_tile : transposed_tile<Problem, Config> {
   //! The staged look-back's copy of tile `tile`'s input into `stage`: every worker its vectors (warp-
   //! striped, so each warp's copies are coalesced) at their exchange slots, by the copy unit, one group.
   //! A partial tile's vector that crosses its end is read element by element (a partial copy would
-  //! still address the whole 16 bytes past the input's end), padded with zeros, as later vectors are
-  //! (read_stage_vector replaces the padding by the tile's first item).
+  //! still address the whole 16 bytes past the input's end), and it and every later vector are padded
+  //! with the tile's first element, as load_items pads: a stage then holds whole vectors of elements,
+  //! read alike in every tile. That path runs in the last tile alone, so it loops rather than unrolls
+  //! (unrolled for each of a lane's vectors, with the reads' padding, it took half of the staged
+  //! kernel's instructions).
   __device__ static void copy_tile(const Problem& p, std::int64_t tile, uint4* stage) {
     constexpr int vector_items = stage_vectors::vector_items;
     const in_element* in       = in_source::pointer(p.in);
@@ -156,43 +158,35 @@ struct staged_tile : transposed_tile<Problem, Config> {
     const int lane             = static_cast<int>(threadIdx.x) % 32;
 #pragma unroll
     for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
-      const int v    = k * 32 + lane;
-      const int real = segment_rest - v * vector_items;  // real elements from this vector's first on
-      uint4* to      = region + stage_vectors::slot(v);
-      if (real >= vector_items) {
-        detail::copy_16_async(to, src + v);
-      } else {
-        in_element u[vector_items];
+      const int v = k * 32 + lane;
+      if (segment_rest - v * vector_items >= vector_items) {
+        detail::copy_16_async(region + stage_vectors::slot(v), src + v);
+      }
+    }
+    if (segment_rest < stage_vectors::lane_vectors * 32 * vector_items) {  // uniform over the warp
+      const in_element fill = in[base];
+#pragma unroll 1
+      for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
+        const int v    = k * 32 + lane;
+        const int real = segment_rest - v * vector_items;  // real elements from this vector's first on
+        if (real >= vector_items) continue;
         const in_element* from = in + warp_first(base) + v * vector_items;
+        in_element u[vector_items];
 #pragma unroll
-        for (int i = 0; i < vector_items; ++i) {
-          if (i < real) {
-            u[i] = from[i];
-          } else {
-            std::memset(&u[i], 0, sizeof(in_element));
-          }
-        }
-        std::memcpy(to, u, sizeof(uint4));
+        for (int i = 0; i < vector_items; ++i) u[i] = i < real ? from[i] : fill;
+        std::memcpy(region + stage_vectors::slot(v), u, sizeof(uint4));
       }
     }
     detail::commit_copies();
   }
 
-  //! A partial tile's padding (read_stage_vector): its first item, from the stage (warp 0's vector 0
-  //! sits at slot 0). Read before any worker may write that slot (store_stage).
-  __device__ static T stage_fill(const Problem& p, const uint4* stage) {
-    in_element first;
-    std::memcpy(&first, stage, sizeof(first));
-    return in_reader(p.in)(first);
-  }
-
   //! Vector j of this worker's blocked items of the tile in `stage` into `x` (x[i]: item j *
-  //! vector_items + i), as load_items gives them: each element made an item by the input's reader;
-  //! past the end of a partial tile (`left` < tile_items items from its first), `fill` (stage_fill).
-  //! One vector's items at a time, so that tiles of many narrow items (packed rows) stage without
-  //! holding all of them in registers.
-  __device__ static void read_stage_vector(const Problem& p, const uint4* stage, int j, std::int64_t left,
-                                           const T& fill, T (&x)[stage_vectors::vector_items]) {
+  //! vector_items + i), as load_items gives them: each element made an item by the input's reader
+  //! (past the end of a partial tile, copy_tile's padding: its first item). One vector's items at a
+  //! time, so that tiles of many narrow items (packed rows) stage without holding all of them in
+  //! registers.
+  __device__ static void read_stage_vector(const Problem& p, const uint4* stage, int j,
+                                           T (&x)[stage_vectors::vector_items]) {
     constexpr int vector_items = stage_vectors::vector_items;
     const int lane             = static_cast<int>(threadIdx.x) % 32;
     const uint4 w              = stage[threadIdx.x / 32 * stage_vectors::warp_vectors +
@@ -202,13 +196,6 @@ struct staged_tile : transposed_tile<Problem, Config> {
     in_reader read(p.in);
 #pragma unroll
     for (int i = 0; i < vector_items; ++i) x[i] = read(u[i]);
-    if (left < tile_items) {                                                                // uniform: the last tile
-      const int first = static_cast<int>(warp_first(0)) + lane * items + j * vector_items;  // blocked
-#pragma unroll
-      for (int i = 0; i < vector_items; ++i) {
-        if (first + i >= left) x[i] = fill;
-      }
-    }
   }
 
   //! The workers' fold of the tile in `stage` (scan_items' thread totals and block scan): its
@@ -220,13 +207,11 @@ struct staged_tile : transposed_tile<Problem, Config> {
     constexpr int vector_items = stage_vectors::vector_items;
     static_assert(stage_vectors::lane_vectors * vector_items == items && (vector_items & (vector_items - 1)) == 0,
                   "a lane's items split into vectors of a power of two items");
-    const std::int64_t left = p.n - tile * tile_items;
-    const T fill            = left < tile_items ? stage_fill(p, stage) : T{};
     T vector_totals[stage_vectors::lane_vectors];
 #pragma unroll
     for (int j = 0; j < stage_vectors::lane_vectors; ++j) {
       T x[vector_items];
-      read_stage_vector(p, stage, j, left, fill, x);
+      read_stage_vector(p, stage, j, x);
       vector_totals[j] = reduce<vector_items>([&](int i) { return x[i]; }, p.op);
     }
     const T thread_total = reduce<stage_vectors::lane_vectors>([&](int j) { return vector_totals[j]; }, p.op);
@@ -241,25 +226,19 @@ struct staged_tile : transposed_tile<Problem, Config> {
   //! then stored from there as striped vectors (a partial tile's vector that crosses its end item by item).
   __device__ static void store_stage(const Problem& p, std::int64_t tile, uint4* stage, const T& prefix,
                                      const T& thread_exclusive) {
-    constexpr int vector_items = stage_vectors::vector_items;
-    uint4* region              = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
-    const int lane             = static_cast<int>(threadIdx.x) % 32;
-    const std::int64_t base    = tile * tile_items;
-    const std::int64_t left    = p.n - base;
-    const int rest             = left < tile_items ? static_cast<int>(left) : tile_items;
-    T fill{};
-    if (rest < tile_items) {
-      fill = stage_fill(p, stage);
-      // Every worker has read the padding (warp 0's slot 0) before any output may overwrite it.
-      typename scan::first_threads_barrier{}();
-    }
+    constexpr int vector_items         = stage_vectors::vector_items;
+    uint4* region                      = stage + threadIdx.x / 32 * stage_vectors::warp_vectors;
+    const int lane                     = static_cast<int>(threadIdx.x) % 32;
+    const std::int64_t base            = tile * tile_items;
+    const std::int64_t left            = p.n - base;
+    const int rest                     = left < tile_items ? static_cast<int>(left) : tile_items;
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{prefix, 1} : p.seed_maybe();
     T x[vector_items];            // the vector being rescanned
     out_element u[vector_items];  // its outputs, written to its slot once whole
     rescan_items(
         p, thread_prefix(p, tile_prefix, thread_exclusive),
         [&](int j) {
-          if (j % vector_items == 0) read_stage_vector(p, stage, j / vector_items, left, fill, x);
+          if (j % vector_items == 0) read_stage_vector(p, stage, j / vector_items, x);
           return x[j % vector_items];
         },
         [&](int j, const T& scanned) {
@@ -270,13 +249,16 @@ struct staged_tile : transposed_tile<Problem, Config> {
           }
         });
     __syncwarp(0xffffffffu);
-    uint4 v[stage_vectors::lane_vectors];
-#pragma unroll
-    for (int k = 0; k < stage_vectors::lane_vectors; ++k) v[k] = region[stage_vectors::slot(k * 32 + lane)];
     if (rest == tile_items) {
+      uint4 v[stage_vectors::lane_vectors];
+#pragma unroll
+      for (int k = 0; k < stage_vectors::lane_vectors; ++k) v[k] = region[stage_vectors::slot(k * 32 + lane)];
       block::store_vectors(p.out + warp_first(base), v);
-    } else {
-      block::store_vectors(p.out + warp_first(base), warp_rest(rest), v);
+    } else {  // the last tile alone: rolled, as copy_tile's padding
+#pragma unroll 1
+      for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
+        block::store_vector(p.out + warp_first(base), warp_rest(rest), k, region[stage_vectors::slot(k * 32 + lane)]);
+      }
     }
   }
 

@@ -257,16 +257,19 @@ struct transposed_tile : transposed_io<Problem, Config> {
   }
 
   //! Warp 0 folds the staged aggregates in the look-back's order into `*s.tile_prefix` (tile > 0).
+  template <std::int64_t MaxTiles = INT64_MAX>
   __device__ static void fold_staged(const Problem& p, std::int64_t tile, const smem_view& s) {
-    fold_ordered(p, tile, s, segmented_aggregates<T, true>{s.template regions<T>(), segment_tiles + 1});
+    fold_ordered<MaxTiles>(p, tile, s, segmented_aggregates<T, true>{s.template regions<T>(), segment_tiles + 1});
   }
 
   //! Warp 0 folds the aggregates of the tiles before `tile` (`aggregate(i)`; tile > 0) in the
-  //! look-back's order into `*s.tile_prefix`.
-  template <class Aggregate>
+  //! look-back's order into `*s.tile_prefix`. `MaxTiles`: a bound on the grid's tiles, if any
+  //! (segment_fold::exclusive_prefix_of).
+  template <std::int64_t MaxTiles = INT64_MAX, class Aggregate>
   __device__ static void fold_ordered(const Problem& p, std::int64_t tile, const smem_view& s, Aggregate aggregate) {
     if (!warp::uniform(threadIdx.x < 32)) return;  // warp 0 folds, provably whole (warp::uniform)
-    const detail::maybe<T> prefix = segment_walk::exclusive_prefix_of(aggregate, tile, p.seed_maybe(), p.op);
+    const detail::maybe<T> prefix =
+        segment_walk::template exclusive_prefix_of<MaxTiles>(aggregate, tile, p.seed_maybe(), p.op);
     if (threadIdx.x == 0) *s.tile_prefix = prefix.value;
   }
 
