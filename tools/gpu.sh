@@ -30,6 +30,7 @@
 #   ARCHSCAN_CCCL_DIR      a CCCL CMake package (tools/fetch_cccl.sh) [the toolkit's]
 #   ARCHSCAN_CMAKE_ARGS    more configure arguments       ARCHSCAN_SUITE_AB=0  no archscan-ab after the suite
 #   ARCHSCAN_TEST_TIMEOUT  seconds one test may take [600]  ARCHSCAN_PROBE_REVS  folders for native_probe.sh
+#   ARCHSCAN_SANITIZE_PROGRAMS, ARCHSCAN_SANITIZE_TOOLS   some of sanitize's programs and tools [all]
 #   ARCHSCAN_STEP_TIMEOUT  seconds one step may take [none]
 #   ARCHSCAN_TIME_LIMIT    seconds this whole command may take [none]; 20 s of it are kept for the summaries
 #   ARCHSCAN_REV           how the summaries name the revision [git's short hash; REVISION; the tree's hash]
@@ -269,7 +270,8 @@ step_sanitize() {
   clean=$(cat "$dir"/*.summary 2> /dev/null | grep -c ': rc=0 ')
   skipped=$(cat "$dir"/*.summary 2> /dev/null | grep -c ': no test matches')
   grep -hv -e ': rc=0 ' -e ': no test matches' "$dir"/*.summary 2> /dev/null | head -n 20
-  note="memcheck, racecheck, initcheck, synccheck over ${#programs[@]} programs: $runs runs, $clean clean,"
+  note="${ARCHSCAN_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck} over ${#programs[@]} programs: $runs runs,"
+  note+=" $clean clean,"
   note+=" $((runs - clean - skipped)) not clean, $skipped with no test selected"
   judge "$rc" "$dir/sanitize.txt"
 }
@@ -326,6 +328,7 @@ for step in "$@"; do
   case $step in
     suite) key+=" labels=${ARCHSCAN_LABELS:-}" ;;
     probe) key+=" revs=${ARCHSCAN_PROBE_REVS:-}" ;;
+    sanitize) key+=" programs=${ARCHSCAN_SANITIZE_PROGRAMS:-} tools=${ARCHSCAN_SANITIZE_TOOLS:-}" ;;
   esac
   if [ "${FORCE:-0}" = 1 ] || [ "$(cat "$dir/.key" 2> /dev/null)" != "$key" ]; then rm -rf "$dir"; fi
   mkdir -p "$dir" && echo "$key" > "$dir/.key"

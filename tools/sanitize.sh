@@ -9,10 +9,27 @@
 # Prints one line per tool and binary; exits non-zero if any tool reports an error. A rerun into the same
 # OUT_DIR with the same FILTER skips the tool and binary pairs that finished (OUT_DIR/TOOL-BINARY.result):
 # a run cut off resumes; delete OUT_DIR to redo them all.
+# ARCHSCAN_SANITIZE_PROGRAMS and ARCHSCAN_SANITIZE_TOOLS (space-separated) narrow the programs and the
+# tools to some of those below, e.g. the programs whose kernels a change touched, when a device session
+# cannot hold all 48 runs.
 set -u
 programs=(thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test
           tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test detail_bulk_copy_test
           dispatch_native_launch_test dispatch_native_staged_test)
+tools=(memcheck racecheck synccheck initcheck)
+# narrow NAME WANTED...: keeps the entries of array NAME that WANTED lists; an unknown one is an error.
+narrow() {
+  local -n all=$1
+  local kind=${1%s} kept=() w
+  shift
+  for w in "$@"; do
+    [[ " ${all[*]} " == *" $w "* ]] || { echo "sanitize.sh: unknown $kind '$w' (${all[*]})" >&2; exit 2; }
+    kept+=("$w")
+  done
+  all=("${kept[@]}")
+}
+if [ -n "${ARCHSCAN_SANITIZE_PROGRAMS:-}" ]; then read -ra wanted <<< "$ARCHSCAN_SANITIZE_PROGRAMS"; narrow programs "${wanted[@]}"; fi
+if [ -n "${ARCHSCAN_SANITIZE_TOOLS:-}" ]; then read -ra wanted <<< "$ARCHSCAN_SANITIZE_TOOLS"; narrow tools "${wanted[@]}"; fi
 if [ "${1:-}" = --programs ]; then printf '%s\n' "${programs[@]}"; exit 0; fi
 build=${1:?build dir}
 out=${2:-$build/sanitize}
@@ -58,11 +75,11 @@ run_tool() {
   return $rc_all
 }
 pids=()
-for tool in memcheck racecheck synccheck initcheck; do
+for tool in "${tools[@]}"; do
   run_tool "$tool" > "$out/$tool.summary" 2>&1 &
   pids+=($!)
 done
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-cat "$out"/memcheck.summary "$out"/racecheck.summary "$out"/synccheck.summary "$out"/initcheck.summary
+for tool in "${tools[@]}"; do cat "$out/$tool.summary"; done
 exit $status
