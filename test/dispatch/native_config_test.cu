@@ -72,6 +72,7 @@ TEST(NativeConfig, ClustersOnlyWhereTheirSlotsFit) {
 //! The small tiles' kernel folds a wave for at most small_tiles_max tiles (the plan takes them for no
 //! more), and its fold leaves out what more tiles would reach; every other shape's waves are unbounded.
 //! Rows whose small tiles are their full ones (row_16) have no small shape, so nothing is bounded.
+//! Large tiles, taken for thousands of them, never run as a wave.
 TEST(NativeConfig, WavesBoundedOnlyForTheSmallTiles) {
   using archscan::native_tuning;
   using doubles = cfg<native_tuning, double_problem<double>>;
@@ -84,6 +85,11 @@ TEST(NativeConfig, WavesBoundedOnlyForTheSmallTiles) {
   static_assert(doubles::wave_tiles_max<doubles::full_items> == 0 &&
                 doubles::wave_tiles_max<doubles::large_items> == 0);
   static_assert(!wides::has_small_tiles && wides::wave_tiles_max<wides::full_items> == 0);
+  // Large tiles never run as a wave: no wave route in their kernel, a limit of none in the plan.
+  static_assert(doubles::has_large_tiles && !doubles::waves<doubles::large_items>);
+  static_assert(doubles::wave_limit<doubles::large_items> == 0 && doubles::wave_limit<doubles::full_items> > 0);
+  static_assert(!archscan::tile::has_route(doubles::routes<doubles::large_items>, archscan::tile::route::wave));
+  static_assert(archscan::tile::has_route(doubles::routes<doubles::small_items>, archscan::tile::route::wave));
   SUCCEED() << "checked at compile time";
 }
 

@@ -129,6 +129,11 @@ struct native_config {
   //! the look-back alone spills 60-68); the small tiles, with registers to spare, keep one kernel.
   template <int Items>
   static constexpr bool wave_apart = Items == full_items;
+  //! Whether tiles of `Items` per thread may run as a wave (their kernel's wave route is compiled only
+  //! then): not the large tiles, taken for problems of thousands of them (from large_from_items), which
+  //! no device holds at once; the plan never takes them as a wave (wave_limit), whatever the device.
+  template <int Items>
+  static constexpr bool waves = !(has_large_tiles && Items == large_items);
   //! The wave's routes (tile/routes.cuh): the wave, and an exact operator's in-order wave where
   //! exact_waves_in_order; none where a hook asks for the look-back's resident blocks.
   static constexpr tile::route_set wave_routes = [] {
@@ -142,7 +147,7 @@ struct native_config {
   static constexpr tile::route_set routes = [] {
     tile::route_set r = tile::route::single | tile::route::lookback;
     if (detail::dependent_launch<Tuning>::value) r = r | tile::route::reset;
-    if (!wave_apart<Items>) r |= wave_routes;
+    if (!wave_apart<Items> && waves<Items>) r |= wave_routes;
     if (clusters<Items>) r = r | tile::route::cluster;
     return r;
   }();
@@ -199,9 +204,11 @@ struct native_config {
   static constexpr int wave_tiles_max = (has_small_tiles && Items == small_items)
                                             ? detail::small_tiles_max<Tuning, row>::value
                                             : 0;
-  //! The plan's limit on a wave of those tiles: the tuning's wave_max_tiles, within wave_tiles_max.
+  //! The plan's limit on a wave of those tiles: the tuning's wave_max_tiles, within wave_tiles_max;
+  //! none where they never run as a wave.
   template <int Items>
-  static constexpr std::int64_t wave_limit = wave_tiles_max<Items> > 0
+  static constexpr std::int64_t wave_limit = !waves<Items> ? 0
+                                             : wave_tiles_max<Items> > 0
                                                  ? std::min<std::int64_t>(Tuning::wave_max_tiles, wave_tiles_max<Items>)
                                                  : Tuning::wave_max_tiles;
   //! The kernel of tiles of `Items` per thread, every route of routes (the full tiles' kernel with the

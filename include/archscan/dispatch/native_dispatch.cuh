@@ -283,7 +283,7 @@ struct family_dispatch<native_family> {
         return;
       }
     }
-    if constexpr (has_route(C::wave_routes, tile::route::wave)) {
+    if constexpr (has_route(C::wave_routes, tile::route::wave) && C::template waves<Items>) {
       // Refused for lack of room (e.g. under MPS), the wave takes the look-back its plan holds: the
       // same tiles, the same bits.
       if (pl.route == single_pass_route::wave) {
