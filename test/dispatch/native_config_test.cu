@@ -69,25 +69,27 @@ TEST(NativeConfig, ClustersOnlyWhereTheirSlotsFit) {
   SUCCEED() << "checked at compile time";
 }
 
-//! The small tiles' kernel folds a wave for at most small_tiles_max tiles (the plan takes them for no
-//! more), and its fold leaves out what more tiles would reach; every other shape's waves are unbounded.
-//! Rows whose small tiles are their full ones (row_16) have no small shape, so nothing is bounded.
-//! Large tiles, taken for thousands of them, never run as a wave.
-TEST(NativeConfig, WavesBoundedOnlyForTheSmallTiles) {
+//! A wave holds at most 1024 tiles (the tiles one pass of the warp's lanes folds, 32 segments of 32),
+//! the small tiles' at most small_tiles_max (the plan takes them for no more), and the kernels' wave
+//! folds leave out what more tiles would reach: the plan's limit must say the same. Rows whose small
+//! tiles are their full ones (row_16) have no small shape. Large tiles, taken for thousands of them,
+//! never run as a wave.
+TEST(NativeConfig, WavesBoundedAsTheirFoldsAre) {
   using archscan::native_tuning;
   using doubles = cfg<native_tuning, double_problem<double>>;
   using wides   = cfg<native_tuning, archscan::detail::scan_problem<const wide_item*, wide_item*, wide_item, wide_sum,
                                                                   archscan::detail::identity_finish,
                                                                   archscan::detail::scan_kind::inclusive, false>>;
+  static_assert(doubles::wave_fold_tiles == 1024);
   static_assert(doubles::has_small_tiles && doubles::wave_tiles_max<doubles::small_items> ==
                                                 archscan::detail::small_tiles_max<native_tuning, doubles::row>::value);
-  static_assert(doubles::wave_tiles_max<doubles::small_items> > 0);
-  static_assert(doubles::wave_tiles_max<doubles::full_items> == 0 &&
-                doubles::wave_tiles_max<doubles::large_items> == 0);
-  static_assert(!wides::has_small_tiles && wides::wave_tiles_max<wides::full_items> == 0);
-  // Large tiles never run as a wave: no wave route in their kernel, a limit of none in the plan.
+  static_assert(doubles::wave_tiles_max<doubles::small_items> > 0 &&
+                doubles::wave_limit<doubles::small_items> == doubles::wave_tiles_max<doubles::small_items>);
+  static_assert(doubles::wave_tiles_max<doubles::full_items> == 1024 &&
+                doubles::wave_limit<doubles::full_items> == 1024);
+  static_assert(!wides::has_small_tiles && wides::wave_limit<wides::full_items> == 1024);
   static_assert(doubles::has_large_tiles && !doubles::waves<doubles::large_items>);
-  static_assert(doubles::wave_limit<doubles::large_items> == 0 && doubles::wave_limit<doubles::full_items> > 0);
+  static_assert(doubles::wave_limit<doubles::large_items> == 0);
   static_assert(!archscan::tile::has_route(doubles::routes<doubles::large_items>, archscan::tile::route::wave));
   static_assert(archscan::tile::has_route(doubles::routes<doubles::small_items>, archscan::tile::route::wave));
   SUCCEED() << "checked at compile time";

@@ -197,20 +197,22 @@ struct native_config {
   static constexpr int routed_opt_in_smem = std::max(clusters<Items> ? tile_of<Items>::cluster_smem_bytes : 0,
                                                      Items == full_items ? singles_smem_from() : 0);
 
-  //! The most tiles a wave of tiles of `Items` per thread holds, where the plan bounds them: the
-  //! small tiles are taken for at most small_tiles_max (0: any number). Their kernel's wave fold then
-  //! leaves out what only more tiles would reach (tile/segment_fold.cuh).
+  //! The most tiles a wave of tiles of `Items` per thread holds: the small tiles' small_tiles_max (the
+  //! plan takes them for no more), else the 1024 whose fold one pass of the warp's lanes covers (32
+  //! segments of 32, tile/segment_fold.cuh). The kernels' wave folds leave out the steps past it (a
+  //! third of a by-key wave kernel); a problem of more tiles takes the look-back, the same bits. On an
+  //! H100 or H200 only 128-thread tiles at 8 blocks an SM could hold more at once.
+  static constexpr int wave_fold_tiles = tile::segment_tiles * warp::threads;
   template <int Items>
   static constexpr int wave_tiles_max = (has_small_tiles && Items == small_items)
-                                            ? detail::small_tiles_max<Tuning, row>::value
-                                            : 0;
+                                            ? std::min(detail::small_tiles_max<Tuning, row>::value, wave_fold_tiles)
+                                            : wave_fold_tiles;
   //! The plan's limit on a wave of those tiles: the tuning's wave_max_tiles, within wave_tiles_max;
   //! none where they never run as a wave.
   template <int Items>
-  static constexpr std::int64_t wave_limit = !waves<Items> ? 0
-                                             : wave_tiles_max<Items> > 0
+  static constexpr std::int64_t wave_limit = waves<Items>
                                                  ? std::min<std::int64_t>(Tuning::wave_max_tiles, wave_tiles_max<Items>)
-                                                 : Tuning::wave_max_tiles;
+                                                 : 0;
   //! The kernel of tiles of `Items` per thread, every route of routes (the full tiles' kernel with the
   //! single tiles of singles_from), and its launch arguments.
   template <int Items>
@@ -224,7 +226,7 @@ struct native_config {
   template <int Items>
   static constexpr auto wave_kernel_of() {
     if constexpr (wave_apart<Items>) {
-      return kernel::native_scan<config_of<Items>, Problem, wave_routes>;
+      return kernel::native_scan<config_of<Items>, Problem, wave_routes, 0u, wave_tiles_max<Items>>;
     } else {
       return routed_kernel<Items>;
     }
