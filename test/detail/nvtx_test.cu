@@ -65,22 +65,6 @@ TEST(NvtxName, FormatsAlgorithmFamilyAndCount) {
             "archscan::transform_exclusive_scan custom n=-9223372036854775808");
 }
 
-TEST(NvtxName, EveryEntryHasItsAlgorithm) {
-  const char* expected[] = {
-      "inclusive_scan",        "inclusive_scan",           "inclusive_scan",           "exclusive_scan",
-      "exclusive_scan",        "exclusive_scan",           "inclusive_scan_by_key",    "inclusive_scan_by_key",
-      "inclusive_scan_by_key", "exclusive_scan_by_key",    "exclusive_scan_by_key",    "exclusive_scan_by_key",
-      "exclusive_scan_by_key", "transform_inclusive_scan", "transform_inclusive_scan", "transform_exclusive_scan"};
-  static_assert(sizeof(expected) / sizeof(expected[0]) == static_cast<int>(entry::count));
-  for (int e = 0; e < static_cast<int>(entry::count); ++e) {
-    EXPECT_STREQ(archscan::instrumentation::algorithm_name(entry(e)), expected[e]) << "entry " << e;
-  }
-  EXPECT_STREQ(archscan::detail::family_name<archscan::native_tuning::family>, "native");
-  EXPECT_STREQ(archscan::detail::family_name<archscan::blelloch_tuning::family>, "blelloch");
-  EXPECT_STREQ(archscan::detail::family_name<archscan::kepler_tuning::family>, "kepler");
-  EXPECT_STREQ(archscan::detail::family_name<archscan::turing_tuning::family>, "turing");
-}
-
 TEST(NvtxRange, ProbeIsAttached) {
   const nvtx_probe& p = nvtx_probe::get();
   static_assert(!std::is_empty_v<archscan::detail::scan_range<archscan::native_tuning, false>>);

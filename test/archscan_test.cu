@@ -1,7 +1,7 @@
-// Proof that each of the sixteen scan-family overloads, called through Thrust's public entry points
-// with an archscan policy, reaches archscan (instrumentation counters), and that other algorithms do not.
-// Runs everywhere: with a GPU the calls complete; without one they reach archscan and then throw
-// thrust::system_error from the first CUDA call, which is the error Thrust itself would raise.
+// archscan.cuh, the header a user includes: each of the sixteen scan-family overloads, called through
+// Thrust's public entry points with an archscan policy, reaches archscan (instrumentation counters), and
+// other algorithms do not. Runs everywhere: with a GPU the calls complete; without one they reach
+// archscan and then throw thrust::system_error from the first CUDA call, the error Thrust itself raises.
 
 #include <array>
 #include <functional>

@@ -1,4 +1,4 @@
-// Scans across the ranks of an NCCL communicator (`policy.on(stream).across(comm)`): each rank scans
+// nccl.cuh: scans across the ranks of an NCCL communicator (`policy.on(stream).across(comm)`): each rank scans
 // its slice of one global sequence, and its results must equal the same Thrust call on one GPU over
 // the whole sequence (thrust::cuda::par, the oracle; bitwise for exact types, within the stated
 // tolerance for floating point), and for by-key scans a host reference too. Every one of the sixteen
