@@ -160,24 +160,4 @@ struct case_names {
   }
 };
 
-//! Host reference scans, computed sequentially; floating-point items accumulate in double.
-template <class T>
-using host_accum_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-template <class T, class Op>
-std::vector<T> host_scan(const std::vector<T>& items, Op op, bool exclusive, bool has_init, T init) {
-  using A = host_accum_t<T>;
-  std::vector<T> out(items.size());
-  bool have = has_init;
-  A acc     = static_cast<A>(init);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const A x = static_cast<A>(items[i]);
-    if (exclusive) out[i] = static_cast<T>(acc);
-    acc  = have ? static_cast<A>(op(acc, x)) : x;
-    have = true;
-    if (!exclusive) out[i] = static_cast<T>(acc);
-  }
-  return out;
-}
-
 }  // namespace archscan::test

@@ -71,6 +71,39 @@ std::vector<T> random_values(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
+//! Random matrices of odd determinant (invertible mod 2^32): a product of them never forgets an item,
+//! so a fold that skips, repeats or reorders one shows in its result.
+inline std::vector<mat2> invertible_mat2s(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<mat2> v(static_cast<std::size_t>(n));
+  for (auto& m : v) {
+    m = {static_cast<std::uint32_t>(rng() % 3 * 2 + 1), static_cast<std::uint32_t>(rng() % 3 * 2),
+         static_cast<std::uint32_t>(rng() % 5), static_cast<std::uint32_t>(rng() % 3 * 2 + 1)};
+  }
+  return v;
+}
+
+//! The host's sequential scan of `items` under `op`: exclusive ones from `init`, inclusive ones from
+//! `init` on the left where `has_init`; floating-point sums accumulate in double.
+template <class T>
+using host_accum_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class T, class Op>
+std::vector<T> host_scan(const std::vector<T>& items, Op op, bool exclusive, bool has_init, T init) {
+  using A = host_accum_t<T>;
+  std::vector<T> out(items.size());
+  bool have = has_init;
+  A acc     = static_cast<A>(init);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const A x = static_cast<A>(items[i]);
+    if (exclusive) out[i] = static_cast<T>(acc);
+    acc  = have ? static_cast<A>(op(acc, x)) : x;
+    have = true;
+    if (!exclusive) out[i] = static_cast<T>(acc);
+  }
+  return out;
+}
+
 //! Under compute-sanitizer (ARCHSCAN_TEST_SHORT=1) the size lists shrink: the tools are slow.
 inline bool short_run() {
   const char* v = std::getenv("ARCHSCAN_TEST_SHORT");

@@ -68,13 +68,7 @@ __global__ void chunk_kernel(Problem p, std::int64_t first_tile, std::int64_t co
 template <class T>
 std::vector<T> items_of(std::int64_t n, std::uint64_t seed) {
   if constexpr (std::is_same_v<T, mat2>) {
-    std::mt19937_64 rng(seed);
-    std::vector<mat2> v(static_cast<std::size_t>(n));
-    for (auto& m : v) {
-      m = {static_cast<std::uint32_t>(rng() % 3 * 2 + 1), static_cast<std::uint32_t>(rng() % 3 * 2),
-           static_cast<std::uint32_t>(rng() % 5), static_cast<std::uint32_t>(rng() % 3 * 2 + 1)};
-    }
-    return v;
+    return archscan::test::invertible_mat2s(n, seed);
   } else {
     return archscan::test::random_values<T>(n, seed);
   }

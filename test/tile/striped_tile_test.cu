@@ -19,6 +19,7 @@
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 #include "support/primitives.cuh"
+#include "support/values.cuh"
 
 namespace striped_tile_test {
 
@@ -57,17 +58,9 @@ __global__ void run_tiles(Problem p, typename Tile::state_t st, std::int64_t til
 
 const affine2_compose op{};
 
+//! The host's scan of `h` from `*seed` (none: from the first item).
 std::vector<affine2> host_scan(const std::vector<affine2>& h, bool exclusive, const affine2* seed) {
-  std::vector<affine2> r(h.size());
-  bool have   = seed != nullptr;
-  affine2 run = have ? *seed : affine2{};
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const affine2 next = have ? op(run, h[i]) : h[i];
-    r[i]               = exclusive ? run : next;
-    run                = next;
-    have               = true;
-  }
-  return r;
+  return archscan::test::host_scan(h, op, exclusive, seed != nullptr, seed != nullptr ? *seed : affine2{});
 }
 
 //! `Tile` over `p` (n items) in one block per tile, its states (where more than one tile) zeroed first.

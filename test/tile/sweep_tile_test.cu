@@ -19,6 +19,7 @@
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 #include "support/primitives.cuh"
+#include "support/values.cuh"
 
 namespace sweep_tile_test {
 
@@ -59,18 +60,9 @@ __global__ void uniform_add(Problem p, const affine2* scratch, const affine2* su
 
 const affine2_compose op{};
 
-//! The host's scan of `h` from `seed` (none for an inclusive scan without one).
+//! The host's scan of `h` from `*seed` (none: from the first item).
 std::vector<affine2> host_scan(const std::vector<affine2>& h, bool exclusive, const affine2* seed) {
-  std::vector<affine2> r(h.size());
-  bool have   = seed != nullptr;
-  affine2 run = have ? *seed : affine2{};
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const affine2 next = have ? op(run, h[i]) : h[i];
-    r[i]               = exclusive ? run : next;
-    run                = next;
-    have               = true;
-  }
-  return r;
+  return archscan::test::host_scan(h, op, exclusive, seed != nullptr, seed != nullptr ? *seed : affine2{});
 }
 
 affine2 poison_value() {
