@@ -46,17 +46,6 @@ TEST(RankKernelsShape, OneBlockFoldsTheTotals) {
   SUCCEED();
 }
 
-//! Matrices of odd determinant: invertible mod 2^32.
-std::vector<mat2> invertible(std::int64_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<mat2> v(static_cast<std::size_t>(n));
-  for (auto& m : v) {
-    m = {static_cast<std::uint32_t>(rng() % 3 * 2 + 1), static_cast<std::uint32_t>(rng() % 3 * 2),
-         static_cast<std::uint32_t>(rng() % 5), static_cast<std::uint32_t>(rng() % 3 * 2 + 1)};
-  }
-  return v;
-}
-
 mat2 fold(const std::vector<mat2>& h, std::int64_t first, std::int64_t last) {
   mat2 r = h[static_cast<std::size_t>(first)];
   for (std::int64_t i = first + 1; i < last; ++i) r = mat2_mul{}(r, h[static_cast<std::size_t>(i)]);
@@ -78,7 +67,7 @@ TEST(RankKernels, ChunkTotalsAndTheRecordsHeader) {
       {tile - 1, {0, 1, 1, 1, true}},      // no full tile: the items alone
   };
   for (const plan_case& c : cases) {
-    const auto h = invertible(c.n, static_cast<std::uint64_t>(c.n));
+    const auto h = archscan::test::invertible_mat2s(c.n, static_cast<std::uint64_t>(c.n));
     device_buffer<mat2> d_in(h);
     device_buffer<unsigned char> d_record(sizeof(record));
     d_record.poison();
@@ -126,7 +115,7 @@ TEST(RankKernels, FoldOfTheChunksTotalsInOrder) {
   for (const std::int64_t chunks :
        {std::int64_t{1}, std::int64_t{kernel::rank_fold_threads - 1}, std::int64_t{kernel::rank_fold_threads},
         std::int64_t{kernel::rank_fold_threads + 1}, std::int64_t{1000}}) {
-    const auto h = invertible(chunks, static_cast<std::uint64_t>(chunks) + 1);
+    const auto h = archscan::test::invertible_mat2s(chunks, static_cast<std::uint64_t>(chunks) + 1);
     device_buffer<mat2> d_totals(h), d_total(1);
     d_total.poison();
     kernel::rank_fold_totals<<<1, kernel::rank_fold_threads>>>(d_totals.get(), chunks, mat2_mul{}, d_total.get());
