@@ -21,8 +21,10 @@ struct warp_transpose {
   static constexpr int warp_items = lanes * Items;
   static constexpr int words      = static_cast<int>((sizeof(T) + 3) / 4);
   //! Blocked reads stride by Items * words banks; an odd item count, or a word count that is not a
-  //! power of two, spreads them over all banks. Otherwise one padding slot per row of 32 banks does,
-  //! where the padding stays a per-lane base plus constants (Items and the row divide one another).
+  //! power of two, spreads them over all banks. Otherwise one padding slot per row of 32 banks does
+  //! where Items divides the row or is an odd multiple of it, the padding a per-lane base plus
+  //! constants; an even multiple (64 four-byte items, 16 sixteen-byte ones) keeps a two-way conflict
+  //! on the blocked side (test/block/warp_transpose_test.cu works the banks out).
   static constexpr bool pow2_words = words <= 32 && (words & (words - 1)) == 0;
   static constexpr int row_items   = pow2_words ? 32 / words : 1;
   static constexpr bool padded     = pow2_words && Items % 2 == 0 && (row_items % Items == 0 || Items % row_items == 0);
