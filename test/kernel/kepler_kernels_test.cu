@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <numeric>
-#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -19,6 +18,7 @@
 
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/tile_states.cuh"
 #include "support/values.cuh"
 
 namespace kepler_kernels_test {
@@ -57,14 +57,8 @@ void check_scans() {
     const std::int64_t tiles = (n + size - 1) / size;
     const auto h             = archscan::test::random_values<int>(n, static_cast<std::uint64_t>(n));
     device_buffer<int> d_in(h), d_out(n);
-    const auto layout = archscan::tile::make_tile_state_layout(
-        tiles, sizeof(int), std::is_same_v<state_t, archscan::tile::tile_state<int, true>>);
-    device_buffer<unsigned char> d_temp(static_cast<std::int64_t>(layout.bytes));
-    state_t st{};
-    if (tiles > 1) {
-      st = state_t::bind(d_temp.get(), layout);
-      archscan::tile::reset_tile_states(d_temp.get(), layout, nullptr, "kepler_kernels_test");
-    }
+    const archscan::test::owned_tile_states<state_t, int> states(tiles);
+    const state_t st = tiles > 1 ? states.bound() : state_t{};
     d_out.poison();
     kernel::kepler_chained_scan<Config, problem><<<static_cast<unsigned>(tiles), Config::threads>>>(
         problem{d_in.get(), d_out.get(), n, {}, {}, 0, {}}, st, tiles, 0);

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <numeric>
-#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -22,6 +21,7 @@
 
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/tile_states.cuh"
 #include "support/values.cuh"
 
 namespace transposed_kernels_test {
@@ -32,6 +32,7 @@ namespace tile   = archscan::tile;
 using archscan::native_tuning;
 using archscan::turing_tuning;
 using archscan::test::device_buffer;
+using archscan::test::owned_tile_states;
 
 using problem = detail::scan_problem<const int*, int*, int, detail::callable<::cuda::std::plus<int>>,
                                      detail::identity_finish, detail::scan_kind::inclusive, false>;
@@ -66,20 +67,6 @@ std::vector<int> host_sums(const std::vector<int>& h) {
   return r;
 }
 
-//! Zeroed tile states for `tiles` tiles of either walk (the segment states after the tiles').
-template <class State>
-struct states {
-  tile::tile_state_layout layout;
-  device_buffer<unsigned char> storage;
-  explicit states(std::int64_t tiles)
-      : layout(tile::make_tile_state_layout(tile::segment_lookback_states(tiles), sizeof(int),
-                                            std::is_same_v<State, tile::tile_state<int, true>>)),
-        storage(static_cast<std::int64_t>(layout.bytes)) {
-    tile::reset_tile_states(storage.get(), layout, nullptr, "transposed_kernels_test");
-  }
-  State bound() const { return State::bind(storage.get(), layout); }
-};
-
 TEST(TransposedKernels, TuringSingleLookbackAndWave) {
   ARCHSCAN_REQUIRE_GPU();
   constexpr std::int64_t size = turing_tile::tile_items;
@@ -94,7 +81,7 @@ TEST(TransposedKernels, TuringSingleLookbackAndWave) {
     if (tiles == 1) {
       kernel::turing_scan_single<turing_config, problem><<<1, threads, smem>>>(p);
     } else {
-      states<turing_tile::state_t> s(tiles);
+      owned_tile_states<turing_tile::state_t, int> s(tile::segment_lookback_states(tiles));
       kernel::turing_scan_tiles<turing_config, problem>
           <<<static_cast<unsigned>(tiles), threads, smem>>>(p, s.bound(), tiles, 0);
       ARCHSCAN_CUDA_OK(cudaDeviceSynchronize());
@@ -139,9 +126,8 @@ TEST(TransposedKernels, NativeSingleTilesResetAndLookback) {
       EXPECT_EQ(d_out.to_host(), host_sums(h)) << "n = " << n << ", the kernel's own tile";
       continue;
     }
-    states<native_tile::state_t> s(tiles);
+    owned_tile_states<native_tile::state_t, int> s(tile::segment_lookback_states(tiles), true);
     // States left dirty: only the kernel's own reset makes them usable.
-    ARCHSCAN_CUDA_OK(cudaMemset(s.storage.get(), 0xFF, s.layout.bytes));
     native_kernel_args reset{};
     reset.path   = tile::route::reset;
     reset.d_temp = s.storage.get();
@@ -170,7 +156,7 @@ TEST(TransposedKernels, NativeStagedPersistentBlocks) {
     const std::int64_t tiles = (n + size - 1) / size;
     const auto h             = archscan::test::random_values<int>(n, static_cast<std::uint64_t>(n) + 2);
     device_buffer<int> d_in(h), d_out(n);
-    states<native_tile::state_t> s(tiles);
+    owned_tile_states<native_tile::state_t, int> s(tile::segment_lookback_states(tiles));
     d_out.poison();
     staged<<<static_cast<unsigned>(blocks), staged_tile::staged_threads, staged_tile::staged_smem_bytes>>>(
         problem{d_in.get(), d_out.get(), n, {}, {}, 0, {}}, s.bound(), tiles, blocks);

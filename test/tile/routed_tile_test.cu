@@ -13,7 +13,6 @@
 #include <cstring>
 #include <numeric>
 #include <random>
-#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -25,6 +24,7 @@
 
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
+#include "support/tile_states.cuh"
 
 namespace routed_tile_test {
 
@@ -32,6 +32,7 @@ namespace detail = archscan::detail;
 namespace tile   = archscan::tile;
 using archscan::native_tuning;
 using archscan::test::device_buffer;
+using archscan::test::owned_tile_states;
 
 using problem = detail::scan_problem<const float*, float*, float, detail::callable<::cuda::std::plus<float>>,
                                      detail::identity_finish, detail::scan_kind::inclusive, false>;
@@ -73,20 +74,6 @@ std::vector<float> reals(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
-//! The tile states of `tiles` tiles for either walk (the segment states after the tiles'), bound; left
-//! dirty (every byte 0xFF) so that only a reset makes them usable.
-struct states {
-  tile::tile_state_layout layout;
-  device_buffer<unsigned char> storage;
-  explicit states(std::int64_t tiles)
-      : layout(tile::make_tile_state_layout(tile::segment_lookback_states(tiles), sizeof(float),
-                                            std::is_same_v<state_t, tile::tile_state<float, true>>)),
-        storage(static_cast<std::int64_t>(layout.bytes)) {
-    archscan::test::check(cudaMemset(storage.get(), 0xFF, layout.bytes), "dirty states");
-  }
-  state_t bound() const { return state_t::bind(storage.get(), layout); }
-};
-
 //! The problem over `in` on route `path` (the look-back after an in-kernel reset); the output.
 std::vector<float> run_route(const std::vector<float>& in, tile::route path) {
   const auto n             = static_cast<std::int64_t>(in.size());
@@ -99,7 +86,7 @@ std::vector<float> run_route(const std::vector<float>& in, tile::route path) {
   if (path == tile::route::single) {
     routed_scan<<<1, routed::threads, routed::smem_bytes>>>(p, a);
   } else if (path == tile::route::lookback) {
-    states s(tiles);
+    owned_tile_states<state_t, float> s(tile::segment_lookback_states(tiles), true);
     launch_args reset{};
     reset.path   = tile::route::reset;
     reset.d_temp = s.storage.get();
@@ -127,8 +114,7 @@ std::vector<float> run_windowed(const std::vector<float>& in) {
   const std::int64_t tiles = (n + tile_items - 1) / tile_items;
   device_buffer<float> d_in(in), d_out(n);
   d_out.poison();
-  states s(tiles);
-  tile::reset_tile_states(s.storage.get(), s.layout, nullptr, "routed_tile_test");
+  owned_tile_states<state_t, float> s(tile::segment_lookback_states(tiles));
   windowed_scan<<<static_cast<unsigned>(tiles), routed::threads, routed::smem_bytes>>>(
       problem{d_in.get(), d_out.get(), n, {}, {}, 0.0f, {}}, s.bound(), tiles);
   return d_out.to_host();

@@ -19,6 +19,7 @@
 #include "support/device_buffer.cuh"
 #include "support/gpu.cuh"
 #include "support/primitives.cuh"
+#include "support/tile_states.cuh"
 #include "support/values.cuh"
 
 namespace striped_tile_test {
@@ -68,14 +69,8 @@ template <class Tile, class Problem>
 void run_all(const Problem& p, unsigned delay_ns) {
   using state_t            = typename Tile::state_t;
   const std::int64_t tiles = (p.n + Tile::tile_items - 1) / Tile::tile_items;
-  constexpr bool packed    = std::is_same_v<state_t, archscan::tile::tile_state<affine2, true>>;
-  const auto layout        = archscan::tile::make_tile_state_layout(tiles, sizeof(affine2), packed);
-  device_buffer<unsigned char> d_temp(static_cast<std::int64_t>(layout.bytes));
-  state_t st{};
-  if (tiles > 1) {
-    st = state_t::bind(d_temp.get(), layout);
-    archscan::tile::reset_tile_states(d_temp.get(), layout, nullptr, "striped_tile_test");
-  }
+  const archscan::test::owned_tile_states<state_t, affine2> states(tiles);
+  const state_t st = tiles > 1 ? states.bound() : state_t{};
   run_tiles<Tile><<<static_cast<unsigned>(tiles), Tile::block_scan::tile_items / Tile::items>>>(p, st, tiles, delay_ns);
   archscan::test::check(cudaDeviceSynchronize(), "run_tiles");
 }
