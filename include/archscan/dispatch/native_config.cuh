@@ -202,7 +202,7 @@ struct native_config {
   //! segments of 32, tile/segment_fold.cuh). The kernels' wave folds leave out the steps past it (a
   //! third of a by-key wave kernel); a problem of more tiles takes the look-back, the same bits. On an
   //! H100 or H200 only 128-thread tiles at 8 blocks an SM could hold more at once.
-  static constexpr int wave_fold_tiles = tile::segment_tiles * warp::threads;
+  static constexpr int wave_fold_tiles = tile::segment_fold<accum>::one_pass_tiles;
   template <int Items>
   static constexpr int wave_tiles_max = (has_small_tiles && Items == small_items)
                                             ? std::min(detail::small_tiles_max<Tuning, row>::value, wave_fold_tiles)

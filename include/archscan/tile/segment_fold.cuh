@@ -23,6 +23,9 @@ template <class T>
 struct segment_fold {
   static constexpr int segment = segment_tiles;
   static_assert(segment == warp::threads, "a lane per tile of a segment");
+  //! The tiles whose prefixes one pass of the lanes over their segments folds (32 segments of 32):
+  //! a tile past them takes the fold's longer, looping path.
+  static constexpr int one_pass_tiles = segment * warp::threads;
 
   //! The segmented look-back's prefix (segment_lookback::exclusive_prefix) from every tile's
   //! aggregate, all stored (a wave after its grid barrier), bit for bit: `aggregate(i)` returns tile
@@ -40,7 +43,7 @@ struct segment_fold {
     const int lane       = warp::lane_id();
     const std::int64_t s = MaxTiles <= segment ? 0 : tile / segment;
     const int j          = static_cast<int>(tile % segment);
-    if (MaxTiles <= std::int64_t{segment} * warp::threads || s < warp::threads) {
+    if (MaxTiles <= one_pass_tiles || s < warp::threads) {
       // One pass: lane l < s folds segment l, lane s the j aggregates of this tile's own segment,
       // all at once; then the seed, R_0 .. R_s-1 and (for j > 0) the own fold, one after another:
       // the association of the code below, with one chain of folds instead of two.

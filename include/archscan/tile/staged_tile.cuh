@@ -163,7 +163,7 @@ struct staged_tile : transposed_tile<Problem, Config> {
         detail::copy_16_async(region + stage_vectors::slot(v), src + v);
       }
     }
-    if (segment_rest < stage_vectors::lane_vectors * 32 * vector_items) {  // uniform over the warp
+    if (segment_rest < stage_vectors::warp_vectors * vector_items) {  // uniform over the warp
       const in_element fill = in[base];
 #pragma unroll 1
       for (int k = 0; k < stage_vectors::lane_vectors; ++k) {
