@@ -95,6 +95,33 @@ TEST(NativeConfig, WavesBoundedAsTheirFoldsAre) {
   SUCCEED() << "checked at compile time";
 }
 
+//! The full tiles' waves run in the full tiles' kernel where they fold as a tree (an operator exact
+//! under any association, on a row whose look-back keeps the tile's bound on blocks an SM): a plain
+//! int sum compiles no wave kernel of its own. A rounding operator's ordered fold, and row_8, whose
+//! look-back takes fewer blocks an SM than a wave must keep, still have one.
+template <class T>
+using sum_problem =
+    archscan::detail::scan_problem<const T*, T*, T, archscan::detail::callable<::cuda::std::plus<>>,
+                                   archscan::detail::identity_finish, archscan::detail::scan_kind::inclusive, false>;
+TEST(NativeConfig, FullTilesWavesApartOnlyWhereTheyFoldInOrderOrKeepMoreBlocks) {
+  using archscan::native_tuning;
+  using archscan::tile::has_route;
+  using archscan::tile::route;
+  using ints   = cfg<native_tuning, sum_problem<int>>;
+  using floats = cfg<native_tuning, sum_problem<float>>;
+  using int64s = cfg<native_tuning, sum_problem<long long>>;
+  static_assert(!ints::wave_folds_in_order && !ints::wave_apart<ints::full_items>);
+  static_assert(has_route(ints::routes<ints::full_items>, route::wave));
+  static_assert(ints::wave_kernel<ints::full_items> == ints::routed_kernel<ints::full_items>);
+  static_assert(floats::wave_folds_in_order && floats::wave_apart<floats::full_items>);
+  static_assert(!has_route(floats::routes<floats::full_items>, route::wave));
+  static_assert(!int64s::wave_folds_in_order && int64s::wave_apart<int64s::full_items>);
+  // Small tiles keep their waves in their own routed kernel whatever the fold.
+  static_assert(!floats::wave_apart<floats::small_items> &&
+                has_route(floats::routes<floats::small_items>, route::wave));
+  SUCCEED() << "checked at compile time";
+}
+
 TEST(NativeConfig, LargeTilesByNAlone) {
   using archscan::dispatch::native_large_tiles;
   const std::int64_t from = std::int64_t{1} << 24;
