@@ -20,26 +20,26 @@
 //! planned kernels on the stream, checks every launch (detail::throw_on_launch_error), never plans
 //! again and never synchronizes.
 //!
-//! `launch` also configures every kernel it launches, in the function that launches it (the cache
-//! makes that one atomic load after the first call). nvcc 13 gives the host stub of each `__global__`
-//! template instantiation internal linkage (`-static-global-template-stub`, on by default), so a
-//! program whose translation units instantiate the same kernel holds one copy of it per unit, while
-//! the linker keeps one copy of each inline host function. `plan` and `launch` may then come from
-//! different units and name different copies: an attribute set in `plan` need not be on the copy
-//! `launch` starts (test/dispatch/shared_memory_test.cu, KernelCopiesOfTwoUnits).
+//! `launch` also configures every kernel it launches, in the function that launches it (the answers
+//! kept, detail/kernel_answers.cuh, make that a lookup without a lock after the first call). nvcc 13 gives the host
+//! stub of each `__global__` template instantiation internal linkage (`-static-global-template-stub`, on by default),
+//! so a program whose translation units instantiate the same kernel holds one copy of it per unit, while the linker
+//! keeps one copy of each inline host function. `plan` and `launch` may then come from different units and name
+//! different copies: an attribute set in `plan` need not be on the copy `launch` starts
+//! (test/dispatch/shared_memory_test.cu, KernelCopiesOfTwoUnits).
 //!
 //! `Problem` is a detail::scan_problem with n > 0; `d_temp` holds `temp_bytes`
 //! bytes of uninitialized, 256-byte-aligned device memory (nullptr when 0 bytes). `Hooks` are test
 //! and ablation hooks (hooks.cuh), `no_hooks` for every shipped policy.
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include <archscan/detail/device.cuh>
 #include <archscan/detail/error.cuh>
+#include <archscan/detail/kernel_answers.cuh>
 #include <archscan/detail/problem.cuh>
 
 namespace archscan::dispatch {
@@ -58,8 +58,7 @@ constexpr unsigned lookback_delay(std::int64_t tiles, std::int64_t resident_bloc
 //! block may use without asking (an explicit opt-in since Volta; Turing Tuning Guide 4.3.1). Throws
 //! `thrust::system_error` when the device cannot give a block that much. `family` names the caller
 //! in the message.
-template <class Kernel>
-void opt_in_dynamic_smem(Kernel k, int smem, const detail::device_facts& facts, const char* family) {
+inline void opt_in_dynamic_smem_at(const void* k, int smem, const detail::device_facts& facts, const char* family) {
   if (smem <= 48 * 1024) return;
   const std::string who(family);
   if (smem > facts.max_smem_optin) {
@@ -68,6 +67,10 @@ void opt_in_dynamic_smem(Kernel k, int smem, const detail::device_facts& facts, 
   }
   detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                          (who + ": cudaFuncSetAttribute (max dynamic shared memory)").c_str());
+}
+template <class Kernel>
+void opt_in_dynamic_smem(Kernel k, int smem, const detail::device_facts& facts, const char* family) {
+  opt_in_dynamic_smem_at(reinterpret_cast<const void*>(k), smem, facts, family);
 }
 
 //! Throws when a grid of `blocks` blocks cannot be launched (gridDim.x is at most 2^31 - 1).
@@ -151,20 +154,16 @@ void launch_dependent(void (*kernel)(Params...), std::int64_t grid, int threads,
   detail::throw_on_launch_error(what);
 }
 
-//! The answer of `ask()` (>= 0) about a kernel on device `device`, asked once per device and `Key` and
-//! read back after (devices past the 64th ask every time). Kernel attributes and occupancy cannot
-//! change while the process runs, and the answers are host calls worth keeping off every launch.
-template <class Key, class Ask>
-int once_per_device(int device, Ask&& ask) {
-  constexpr int max_devices = 64;
-  static std::atomic<int> answers[max_devices];  // 0: not asked yet, else the answer + 1
-  const bool cacheable = device >= 0 && device < max_devices;
-  if (cacheable) {
-    const int c = answers[device].load(std::memory_order_acquire);
-    if (c > 0) return c - 1;
-  }
+//! The answer of `ask()` (>= 0) to `q` about kernel `k` (this unit's copy) on device `device`, asked
+//! once per kernel, question and device and read back after (detail/kernel_answers.cuh). Kernel
+//! attributes and occupancy cannot change while the process runs, and the answers are host calls
+//! worth keeping off every launch.
+template <class Ask>
+int once_per_device(const void* k, detail::kernel_question q, int device, Ask&& ask) {
+  const int kept = detail::kernel_answers::find(k, q, device);
+  if (kept >= 0) return kept;
   const int answer = ask();
-  if (cacheable) answers[device].store(answer + 1, std::memory_order_release);
+  detail::kernel_answers::keep(k, q, device, answer);
   return answer;
 }
 
@@ -186,10 +185,8 @@ void launch_maybe_dependent(bool dependent, void (*k)(Params...), std::int64_t g
 //! (0: none of 2 or more, or `k` was not compiled for sm_90 on), asked once per device and kernel.
 //! Sizes past 8, the portable limit, need the kernel's consent
 //! (cudaFuncAttributeNonPortableClusterSizeAllowed), which this asks for.
-template <auto k>
-int largest_cluster(int threads, int smem, const detail::device_facts& facts, int most) {
-  struct key {};
-  return once_per_device<key>(facts.device, [&] {
+inline int largest_cluster_at(const void* k, int threads, int smem, const detail::device_facts& facts, int most) {
+  return once_per_device(k, detail::kernel_question::largest_cluster, facts.device, [&] {
     // A build without sm_90 code runs on this device from older PTX, where a cluster route only traps.
     cudaFuncAttributes attributes{};
     detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
@@ -211,19 +208,25 @@ int largest_cluster(int threads, int smem, const detail::device_facts& facts, in
     return fits;
   });
 }
+template <auto k>
+int largest_cluster(int threads, int smem, const detail::device_facts& facts, int most) {
+  return largest_cluster_at(reinterpret_cast<const void*>(k), threads, smem, facts, most);
+}
 
 //! Whether kernel `k` may be launched as a programmatic dependent on this device: sm_90 on, and its
 //! code built for sm_90 on (a kernel run from older PTX has no `griddepcontrol.wait`). Asked once per
 //! device and kernel.
-template <auto k>
-bool dependent_launch_ok(const detail::device_facts& facts) {
-  struct key {};
-  return once_per_device<key>(facts.device, [&] {
+inline bool dependent_launch_ok_at(const void* k, const detail::device_facts& facts) {
+  return once_per_device(k, detail::kernel_question::dependent_launch, facts.device, [&] {
            if (facts.cc_major < 9) return 0;
            cudaFuncAttributes attributes{};
            detail::throw_on_error(cudaFuncGetAttributes(&attributes, k), "archscan: cudaFuncGetAttributes");
            return attributes.ptxVersion >= 90 ? 1 : 0;
          }) == 1;
+}
+template <auto k>
+bool dependent_launch_ok(const detail::device_facts& facts) {
+  return dependent_launch_ok_at(reinterpret_cast<const void*>(k), facts);
 }
 
 //! The carveout (percent of the multiprocessor's shared memory) that holds `blocks` blocks of
@@ -239,47 +242,53 @@ constexpr int fit_carveout(int blocks, int block_smem, int reserved_per_block, i
 template <auto k>
 using kernel_constant = std::integral_constant<decltype(k), k>;
 
-//! Sets kernel `k`'s shared-memory attributes (carveout: a percentage, Tuning::carveout_fit or
-//! Tuning::carveout_unset) and, with `Occupancy`, returns how many of its blocks fit on one
-//! multiprocessor (else 1), once per device and kernel (later calls read the cached answer). `k` names
-//! the copy of the kernel in the calling translation unit, and so does the cache: call it from the
-//! function that launches `k` (see the contract above).
+//! Sets kernel `k`'s shared-memory attributes (carveout: a percentage, `carveout_fit` or
+//! `carveout_unset`, the tuning's values of those) and, with `occupancy`, returns how many of its
+//! blocks fit on one multiprocessor (else 1), once per device and kernel (later calls read the kept
+//! answer). `k` is the copy of the kernel in the calling translation unit: call it from the function
+//! that launches `k` (see the contract above).
 //! `opt_in_smem`: where more than `smem`, the dynamic shared memory the kernel may take at most (a
 //! kernel launched with more on some routes than on others).
-template <class Tuning, auto k, bool Occupancy>
-int configure_kernel(int threads, int smem, const detail::device_facts& facts, int carveout = Tuning::carveout_percent,
-                     int opt_in_smem = 0) {
-  struct key {};
-  return once_per_device<key>(facts.device, [&] {
-    opt_in_dynamic_smem(k, std::max(smem, opt_in_smem), facts, "archscan");  // guide 4.3.1
+inline int configure_kernel_at(const void* k, bool occupancy, int threads, int smem, const detail::device_facts& facts,
+                               int carveout, int carveout_fit, int opt_in_smem) {
+  const auto q = occupancy ? detail::kernel_question::blocks_per_sm : detail::kernel_question::configured;
+  return once_per_device(k, q, facts.device, [&] {
+    opt_in_dynamic_smem_at(k, std::max(smem, opt_in_smem), facts, "archscan");  // guide 4.3.1
     auto set_carveout = [&](int percent) {
       detail::throw_on_error(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent),
                              "archscan: cudaFuncSetAttribute (carveout)");
     };
-    auto occupancy = [&] {
+    auto resident_blocks = [&] {
       int blocks = 0;
       detail::throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem),
                              "archscan: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       return blocks;
     };
     int blocks = 1;
-    if (carveout == Tuning::carveout_fit) {
+    if (carveout == carveout_fit) {
       // Blocks that fit with all the shared memory, then just the shared memory they use: the rest
       // stays L1 (guide 4.3.1), and the occupancy limits (threads, registers, blocks) are the device's.
       set_carveout(100);
-      blocks             = occupancy();
+      blocks             = resident_blocks();
       const int reserved = facts.cc_major >= 8 ? 1024 : 0;  // per-block system reservation (sm_80 on)
       set_carveout(fit_carveout(std::max(blocks, 1), smem, reserved, facts.smem_per_sm));
-      blocks = occupancy();
+      blocks = resident_blocks();
     } else {
       if (carveout >= 0) set_carveout(carveout);
-      if (Occupancy) blocks = occupancy();
+      if (occupancy) blocks = resident_blocks();
     }
     if (blocks < 1) {
       detail::throw_on_error(cudaErrorInvalidConfiguration, "archscan: no block of the kernel fits");
     }
     return blocks;
   });
+}
+//! configure_kernel_at for kernel `k` under `Tuning`'s carveout, with occupancy where `Occupancy`.
+template <class Tuning, auto k, bool Occupancy>
+int configure_kernel(int threads, int smem, const detail::device_facts& facts, int carveout = Tuning::carveout_percent,
+                     int opt_in_smem = 0) {
+  return configure_kernel_at(reinterpret_cast<const void*>(k), Occupancy, threads, smem, facts, carveout,
+                             Tuning::carveout_fit, opt_in_smem);
 }
 
 }  // namespace archscan::dispatch
