@@ -88,7 +88,8 @@ class kernel_answers {
   }
   static int first_slot(const void* kernel, std::uint32_t key) noexcept {
     const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(kernel) >> 4 ^ key) * 0x9e3779b97f4a7c15ull;
-    return static_cast<int>(h >> 52) % capacity;  // the top 12 bits
+    static_assert(capacity == 1 << 12, "the slot is the hash's top 12 bits");
+    return static_cast<int>(h >> 52);
   }
 };
 
