@@ -2,7 +2,8 @@
 # The GPU machine's workflow (a CUDA GPU, nvcc, cmake, ninja), run from anywhere in the tree:
 #   tools/gpu.sh STEP...        the steps, in the order given
 # Steps:
-#   build     configure the `gpu` preset (sm_90) into ARCHSCAN_BUILD_DIR and build every target
+#   build     configure the `gpu` preset (sm_90; ARCHSCAN_PRESET another) into ARCHSCAN_BUILD_DIR and build
+#             every target
 #   suite     the whole ctest suite (or the tests whose labels match ARCHSCAN_LABELS), then archscan-ab;
 #             builds the test programs and archscan-ab alone
 #   sanitize  compute-sanitizer's memcheck, racecheck, initcheck and synccheck over the single-pass
@@ -24,7 +25,10 @@
 # A cut-off step resumes: ninja resumes builds; suite runs only the tests without a result yet
 # (ARCHSCAN_RERUN_FAILED=1: the failed ones again, stamp or not); sanitize skips the tool and program pairs done.
 # Environment (defaults in brackets):
-#   ARCHSCAN_BUILD_DIR     [build/gpu]       ARCHSCAN_ARCH  CUDA architectures, e.g. native [the preset's: 90]
+#   ARCHSCAN_BUILD_DIR     [build/gpu; build/default with ARCHSCAN_PRESET=default]
+#   ARCHSCAN_PRESET        the configure preset [gpu]; `default` takes over the build of the README's test
+#                          command (`cmake --workflow --preset test`), so that its suite runs here resumably
+#   ARCHSCAN_ARCH          CUDA architectures, e.g. native [the preset's: 90 for gpu]
 #   ARCHSCAN_JOBS          build jobs [nproc]                ARCHSCAN_CTEST_JOBS  [ARCHSCAN_JOBS, at most 8]
 #   ARCHSCAN_LABELS        ctest -L regex, e.g. '^gpu', '^host', 'thrust$' (test/CMakeLists.txt) [every test]
 #   ARCHSCAN_CCCL_DIR      a CCCL CMake package (tools/fetch_cccl.sh) [the toolkit's]
@@ -52,7 +56,8 @@ for var in ARCHSCAN_JOBS ARCHSCAN_CTEST_JOBS ARCHSCAN_TEST_TIMEOUT ARCHSCAN_STEP
   [[ ${!var:-1} =~ ^[0-9]+$ ]] || { echo "gpu.sh: $var must be a number, not '${!var}'" >&2; exit 2; }
 done
 
-build=${ARCHSCAN_BUILD_DIR:-build/gpu}
+preset=${ARCHSCAN_PRESET:-gpu}
+build=${ARCHSCAN_BUILD_DIR:-build/$preset}
 out=$(realpath -m "${ARCHSCAN_OUT:-build/gpu-out}")
 work=$(realpath -m "${ARCHSCAN_WORK:-$build-work}")
 jobs=${ARCHSCAN_JOBS:-$(nproc)}
@@ -113,7 +118,7 @@ limited() {
 
 # Configures the build where it is not configured with these arguments (or not at all).
 configure() {
-  local args=(--preset gpu -B "$build") extra
+  local args=(--preset "$preset" -B "$build") extra
   [ -z "${ARCHSCAN_ARCH:-}" ] || args+=("-DCMAKE_CUDA_ARCHITECTURES=$ARCHSCAN_ARCH")
   [ -z "${ARCHSCAN_CCCL_DIR:-}" ] || args+=("-DCCCL_DIR=$ARCHSCAN_CCCL_DIR")
   [ -z "${ARCHSCAN_TEST_TIMEOUT:-}" ] || args+=("-DARCHSCAN_TEST_TIMEOUT=$ARCHSCAN_TEST_TIMEOUT")
@@ -324,7 +329,7 @@ for step in "$@"; do
   dir=$work/$step
   t_step=$SECONDS
   # What a stamp must match besides the tree: the settings that change what the step builds or runs.
-  key="$tree $build ${ARCHSCAN_ARCH:-} ${ARCHSCAN_CCCL_DIR:-} ${ARCHSCAN_CMAKE_ARGS:-} ${ARCHSCAN_TEST_TIMEOUT:-}"
+  key="$tree $build $preset ${ARCHSCAN_ARCH:-} ${ARCHSCAN_CCCL_DIR:-} ${ARCHSCAN_CMAKE_ARGS:-} ${ARCHSCAN_TEST_TIMEOUT:-}"
   case $step in
     suite) key+=" labels=${ARCHSCAN_LABELS:-}" ;;
     probe) key+=" revs=${ARCHSCAN_PROBE_REVS:-}" ;;

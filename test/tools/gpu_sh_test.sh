@@ -107,6 +107,11 @@ check "a changed header: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")
 echo "// changed" >> "$tmp/repo/src/a.cpp"
 "$gpu_sh" build > "$tmp/o" 2>&1
 check "a changed source: built again" [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 4 ]
+ARCHSCAN_PRESET=default "$gpu_sh" build > "$tmp/o" 2>&1
+check "ARCHSCAN_PRESET=default: configured with the README's preset, not the stamped build" \
+  grep -q "^cmake --preset default -B $tmp/build" "$FAKE_LOG"
+check "ARCHSCAN_PRESET=default: built, not taken for the gpu preset's stamp" \
+  [ "$(grep -c '^cmake --build' "$FAKE_LOG")" -eq 5 ]
 FAKE_BUILD_RC=1 FORCE=1 "$gpu_sh" build > "$tmp/o" 2>&1
 check "a failed build: exit 1" [ $? -eq 1 ]
 check "a failed build: FAILED in its summary" grep -q 'build FAILED after \[2/2\]' <(tail -n 1 "$tmp/o")
