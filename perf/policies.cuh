@@ -120,19 +120,21 @@ inline const policy<Tuning, false> nosync_policy{};
 //! a change to the ordered fold (as for d7d9f05's segment-relative fold). Each probe edits it; earlier probes' shapes
 //! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
 //! and docs/design-notes.md.
-//! Last: where an exact operator's wave should fold in order (tuning/native.cuh,
-//! wave_tree_max_run_bytes): native beside the same tuning folding such waves always in order (0)
-//! and always as a tree (no limit), over integer sums, by key too, and the declared product (since
-//! 3943897 only declared operators may fold in order).
-template <std::size_t RunBytes>
-struct native_wave_runs : native_tuning {
-  static constexpr std::size_t wave_tree_max_run_bytes = RunBytes;
+//! Last: what the routes that cost the most machine code earn, so that a call may instantiate fewer
+//! kernels: native beside the same tuning with no wave of tiles (wave_max_tiles 1: problems of more
+//! than one tile take the look-back, or a cluster) and with no small tiles (small_tiles_max 0: the
+//! full tiles take those problems).
+template <int MaxTiles>
+struct native_wave_limit : native_tuning {
+  static constexpr int wave_max_tiles = MaxTiles;
+};
+struct native_no_small_tiles : native_tuning {
+  static constexpr int small_tiles_max = 0;
 };
 inline auto probe_policies() {
-  return std::make_tuple(
-      named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-      named_policy<policy<native_wave_runs<0>, false>>{"archscan::native_exact_ordered_nosync", {}},
-      named_policy<policy<native_wave_runs<~std::size_t{0}>, false>>{"archscan::native_exact_tree_nosync", {}});
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_wave_limit<1>, false>>{"archscan::native_no_wave_nosync", {}},
+                         named_policy<policy<native_no_small_tiles, false>>{"archscan::native_no_small_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.
