@@ -12,7 +12,7 @@ build=build/native-check
 start=$(date +%s)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${ARCHSCAN_ARCH:-90}" -DARCHSCAN_BUILD_PERF=OFF \
   > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 2; }
-tests=(dispatch_native_plan_test dispatch_native_config_test tile_lookback_test thrust_determinism_test thrust_scan_test
+tests=(dispatch_route_plan_test dispatch_native_config_test tile_lookback_test thrust_determinism_test thrust_scan_test
        thrust_scan_by_key_test thrust_transform_scan_test thrust_value_size_test thrust_iterator_test thrust_alias_test block_vector_transpose_test)
 cmake --build "$build" -j "${ARCHSCAN_JOBS:-$(nproc)}" --target "${tests[@]}" > "$out/build.log" 2>&1 || { grep -m5 -A5 error "$out/build.log"; exit 2; }
 echo "build $(( $(date +%s) - start )) s"

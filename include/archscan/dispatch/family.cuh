@@ -47,13 +47,6 @@ namespace archscan::dispatch {
 template <class Family>
 struct family_dispatch;
 
-//! The look-back delay of a launch: `delay_ns` when more tiles than one wave of resident blocks
-//! (`resident_blocks` on the whole device) queue behind each other, else 0: within one wave the
-//! delay only adds latency (turing, H100, 2^16: 0.86x -> 0.78x CUB).
-constexpr unsigned lookback_delay(std::int64_t tiles, std::int64_t resident_blocks, unsigned delay_ns) {
-  return tiles > resident_blocks ? delay_ns : 0u;
-}
-
 //! Lets kernel `k` take `smem` bytes of dynamic shared memory where that is more than the 48 KiB every
 //! block may use without asking (an explicit opt-in since Volta; Turing Tuning Guide 4.3.1). Throws
 //! `thrust::system_error` when the device cannot give a block that much. `family` names the caller

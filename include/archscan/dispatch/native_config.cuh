@@ -18,7 +18,7 @@
 
 #include <archscan/detail/exact_fold.cuh>
 #include <archscan/detail/vector_access.cuh>
-#include <archscan/dispatch/native_plan.cuh>
+#include <archscan/dispatch/route_plan.cuh>
 #include <archscan/kernel/transposed_kernels.cuh>
 #include <archscan/tuning.cuh>
 

@@ -28,7 +28,7 @@
 #include <archscan/detail/math.cuh>
 #include <archscan/dispatch/family.cuh>
 #include <archscan/dispatch/native_config.cuh>
-#include <archscan/dispatch/native_plan.cuh>
+#include <archscan/dispatch/route_plan.cuh>
 #include <archscan/dispatch/single_pass_plan.cuh>
 
 namespace archscan::dispatch {
@@ -51,22 +51,14 @@ struct family_dispatch<native_family> {
     using C = config<Tuning, Hooks, Problem>;
     // The plan names the tiles' shape (and a single tile's step of the ladder): each maps to its kernel.
     if constexpr (C::has_single_tiles) {
-      if (pl.tiles.shape == tile_shape::single) {
-        launch_single_step<C, C::single::items_per_thread>(p, pl.tiles.single_step, facts, stream);
-        return;
-      }
+      if (pl.tiles.shape == tile_shape::single)
+        return launch_single_step<C, C::single::items_per_thread>(p, pl.tiles.single_step, facts, stream);
     }
     if constexpr (C::has_large_tiles) {
-      if (pl.tiles.shape == tile_shape::large) {
-        launch_with<C, C::large_items>(p, pl, facts, d_temp, stream);
-        return;
-      }
+      if (pl.tiles.shape == tile_shape::large) return launch_with<C, C::large_items>(p, pl, facts, d_temp, stream);
     }
     if constexpr (C::has_small_tiles) {
-      if (pl.tiles.shape == tile_shape::small) {
-        launch_with<C, C::small_items>(p, pl, facts, d_temp, stream);
-        return;
-      }
+      if (pl.tiles.shape == tile_shape::small) return launch_with<C, C::small_items>(p, pl, facts, d_temp, stream);
     }
     launch_with<C, C::full_items>(p, pl, facts, d_temp, stream);
   }
@@ -173,15 +165,9 @@ struct family_dispatch<native_family> {
     using tile_t       = typename C::template tile_of<Items>;
     constexpr int host = C::template single_host<Items>;
     configure_routed<C, host, C::template routed_kernel<host>>(facts);
-    native_plan_input in{};
-    in.n                = p.n;
-    in.accum_bytes      = sizeof(typename C::accum);
-    in.items_per_thread = tile_t::items;
-    in.tile_items       = tile_t::tile_items;
-    in.sm_count         = facts.sm_count;
-    in.shape            = tile_shape::single;
-    in.single_step      = Step;
-    return make_native_plan(in);
+    single_pass_plan pl{};  // one tile: no storage, nothing to ask the device
+    pl.tiles = tile_grid{tile_t::items, tile_t::tile_items, 1, 1, tile_shape::single, Step};
+    return pl;
   }
 
   //! One block scans the whole problem as one tile of `Items` per thread.
@@ -207,18 +193,18 @@ struct family_dispatch<native_family> {
     constexpr auto k = C::template routed_kernel<Items>;
     // One tile (full tiles only: small ones are taken for more than one full tile) or many: the one kernel.
     const int blocks_per_sm = configure_routed<C, Items, k>(facts);  // before largest_cluster: its smem
-    native_plan_input in{p.n,
-                         sizeof(T),
-                         tile::packs_state<C::template config_of<Items>::packed_status, T>,
-                         tile_t::items,
-                         tile_t::tile_items,
-                         facts.sm_count,
-                         0,
-                         detail::hook_traits<typename C::hooks>::resident_blocks_per_sm,
-                         facts.cooperative_launch,
-                         C::template wave_limit<Items>,
-                         0,
-                         tile_t::segment_walk::chained};
+    single_pass_plan_input in{p.n,
+                              sizeof(T),
+                              tile::packs_state<C::template config_of<Items>::packed_status, T>,
+                              tile_t::items,
+                              tile_t::tile_items,
+                              facts.sm_count,
+                              0,
+                              detail::hook_traits<typename C::hooks>::resident_blocks_per_sm,
+                              facts.cooperative_launch,
+                              C::template wave_limit<Items>,
+                              0,
+                              tile_t::segment_walk::chained};
     in.shape = C::template shape_of<Items>;
     if constexpr (C::template clusters<Items>) {
       if (native_cluster_candidate(detail::ceil_div(p.n, tile_t::tile_items), Tuning::cluster_max_tiles, facts.cc_major,
@@ -228,14 +214,14 @@ struct family_dispatch<native_family> {
     }
     if (p.n > tile_t::tile_items) {
       in.blocks_per_sm = blocks_per_sm;
-      if (native_wave_candidate(in)) {
+      if (wave_candidate(in)) {
         if constexpr (C::exact_waves_in_order) {
           in.wave_tree_max_run_bytes = detail::wave_tree_max_run_bytes<Tuning>::value;
         }
         in.wave_blocks_per_sm = configure_wave<C, Items, C::template wave_kernel<Items>>(facts);
       }
     }
-    single_pass_plan pl = make_native_plan(in);
+    single_pass_plan pl = make_single_pass_plan(in);
     if constexpr (C::template stages<Items>) {
       if (pl.route == single_pass_route::lookback && full_tiles_stage<C>(p, facts)) {
         using staged_t    = typename C::template staged_of<Items>;
@@ -258,45 +244,57 @@ struct family_dispatch<native_family> {
     return pl;
   }
 
-  //! The plan's route over tiles of `Items` per thread: the routed kernel, or the staged one.
+  //! The plan's route over tiles of `Items` per thread: the routed kernel, or the staged one. A route
+  //! that these tiles' kernel lacks is never planned; it would run as the look-back.
   template <class C, int Items>
   static void launch_with(const typename C::problem& p, const single_pass_plan& pl, const detail::device_facts& facts,
                           void* d_temp, cudaStream_t stream) {
-    using tile_t          = typename C::template tile_of<Items>;
-    constexpr auto k      = C::template routed_kernel<Items>;
-    constexpr auto kw     = C::template wave_kernel<Items>;
-    constexpr auto routes = C::template routes<Items>;
-    if (pl.route == single_pass_route::single_tile) {
-      launch_single<C, Items>(p, facts, stream);
-      return;
-    }
+    using tile_t         = typename C::template tile_of<Items>;
+    constexpr auto k     = C::template routed_kernel<Items>;
+    const auto look_back = [&] { launch_lookback<C, Items>(p, pl, facts, d_temp, stream); };
+    run_route(
+        pl, [&] { launch_single<C, Items>(p, facts, stream); },
+        [&] {
+          if constexpr (has_route(C::template routes<Items>, tile::route::cluster)) {
+            configure_routed<C, Items, k>(facts);
+            typename C::template launch_args<Items> a{};
+            a.path = tile::route::cluster;
+            // This copy's attributes (each unit's kernel is its own: dispatch/family.cuh).
+            largest_cluster<k>(tile_t::threads, tile_t::cluster_smem_bytes, facts, cluster_most<C>);
+            const one_cluster launch(static_cast<int>(pl.tiles.tiles), tile_t::threads, tile_t::cluster_smem_bytes,
+                                     stream);
+            detail::throw_on_error(cudaLaunchKernelEx(&launch.config, k, p, a), "archscan::native: scan_cluster");
+            detail::throw_on_launch_error("archscan::native: scan_cluster");
+          } else {
+            look_back();
+          }
+        },
+        [&] {
+          if constexpr (has_route(C::wave_routes, tile::route::wave) && C::template waves<Items>) {
+            constexpr auto kw = C::template wave_kernel<Items>;
+            configure_routed<C, Items, k>(facts);
+            typename C::template launch_args<Items> a{};
+            a.path          = tile::route::wave;
+            a.d_aggregates  = static_cast<typename C::accum*>(d_temp);
+            a.wave_in_order = pl.wave_in_order;
+            configure_wave<C, Items, kw>(facts);
+            return launch_cooperative(kw, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
+                                      "archscan::native: scan_wave", p, a);
+          } else {
+            return false;
+          }
+        },
+        look_back);
+  }
+
+  //! The look-back over tiles of `Items` per thread, after the reset of their states: the staged
+  //! kernel where the plan stages, else the routed one.
+  template <class C, int Items>
+  static void launch_lookback(const typename C::problem& p, const single_pass_plan& pl,
+                              const detail::device_facts& facts, void* d_temp, cudaStream_t stream) {
+    using tile_t     = typename C::template tile_of<Items>;
+    constexpr auto k = C::template routed_kernel<Items>;
     configure_routed<C, Items, k>(facts);
-    typename C::template launch_args<Items> a{};
-    if constexpr (has_route(routes, tile::route::cluster)) {
-      if (pl.route == single_pass_route::cluster) {
-        a.path = tile::route::cluster;
-        // This copy's attributes (each unit's kernel is its own: dispatch/family.cuh).
-        largest_cluster<k>(tile_t::threads, tile_t::cluster_smem_bytes, facts, cluster_most<C>);
-        const one_cluster launch(static_cast<int>(pl.tiles.tiles), tile_t::threads, tile_t::cluster_smem_bytes, stream);
-        detail::throw_on_error(cudaLaunchKernelEx(&launch.config, k, p, a), "archscan::native: scan_cluster");
-        detail::throw_on_launch_error("archscan::native: scan_cluster");
-        return;
-      }
-    }
-    if constexpr (has_route(C::wave_routes, tile::route::wave) && C::template waves<Items>) {
-      // Refused for lack of room (e.g. under MPS), the wave takes the look-back its plan holds: the
-      // same tiles, the same bits.
-      if (pl.route == single_pass_route::wave) {
-        a.path          = tile::route::wave;
-        a.d_aggregates  = static_cast<typename C::accum*>(d_temp);
-        a.wave_in_order = pl.wave_in_order;
-        configure_wave<C, Items, kw>(facts);
-        if (launch_cooperative(kw, pl.tiles.grid, tile_t::threads, tile_t::smem_bytes, stream,
-                               "archscan::native: scan_wave", p, a)) {
-          return;
-        }
-      }
-    }
     const auto st = tile_t::state_t::bind(d_temp, pl.states);
     if constexpr (C::template stages<Items>) {
       if (pl.staged) {
@@ -310,7 +308,7 @@ struct family_dispatch<native_family> {
         return;
       }
     }
-    a           = typename C::template launch_args<Items>{};
+    typename C::template launch_args<Items> a{};
     a.path      = tile::route::lookback;
     a.st        = st;
     a.tiles     = pl.lookback.tiles;
