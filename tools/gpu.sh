@@ -2,6 +2,9 @@
 # The GPU machine's workflow (a CUDA GPU, nvcc, cmake, ninja), run from anywhere in the tree:
 #   tools/gpu.sh STEP...        the steps, in the order given
 # Steps:
+#   readme    the README's two commands as a newcomer runs them, each timed: the test command's configure and
+#             build (build/default; its ctest step is `suite` with ARCHSCAN_PRESET=default, the same tests,
+#             resumable), then the main job, `cmake --workflow --preset ab` (build archscan-ab and run it)
 #   build     configure the `gpu` preset (sm_90; ARCHSCAN_PRESET another) into ARCHSCAN_BUILD_DIR and build
 #             every target
 #   suite     the whole ctest suite (or the tests whose labels match ARCHSCAN_LABELS), then archscan-ab;
@@ -42,7 +45,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-steps_known="build suite sanitize bench digest probe cccl-ab"
+steps_known="readme build suite sanitize bench digest probe cccl-ab"
 usage() {
   echo "usage: tools/gpu.sh STEP... (steps: $steps_known; see the comment at the top of tools/gpu.sh)" >&2
   exit "${1:-2}"
@@ -151,6 +154,24 @@ build_targets() {
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" 2> /dev/null; }
 
 # ---- the steps: each sets verdict (0 passed, 1 failed, 2 could not run, 124 cut off) and note --------------
+
+step_readme() {
+  local t0 rc progress
+  t0=$SECONDS
+  { limited cmake --preset default && limited cmake --build --preset tests; } > "$dir/test_build.log" 2>&1
+  rc=$?
+  progress=$(grep -o '^\[[0-9]*/[0-9]*\]' "$dir/test_build.log" | tail -n 1)
+  note="the test command's configure and build: rc $rc in $((SECONDS - t0)) s (${progress:-no step})"
+  if [ "$rc" -ne 0 ]; then
+    judge "$rc" "$dir/test_build.log"
+    return
+  fi
+  t0=$SECONDS
+  limited cmake --workflow --preset ab > "$dir/ab_workflow.log" 2>&1
+  rc=$?
+  note+="; cmake --workflow --preset ab: rc $rc in $((SECONDS - t0)) s"
+  judge "$rc" "$dir/ab_workflow.log"
+}
 
 step_build() {
   build_targets
@@ -344,6 +365,7 @@ for step in "$@"; do
   else
     if start_clock; then
       case $step in
+        readme) step_readme ;;
         build) step_build ;;
         suite) step_suite ;;
         sanitize) step_sanitize ;;

@@ -33,6 +33,11 @@ if [ "$1" = --build ]; then
   echo "[2/2] Linking CUDA executable a"
   exit "${FAKE_BUILD_RC:-0}"
 fi
+if [ "$1" = --workflow ]; then
+  echo "archscan-ab: all cases match"
+  exit "${FAKE_WORKFLOW_RC:-0}"
+fi
+dir=build/default  # the default preset's binaryDir
 while [ $# -gt 0 ]; do [ "$1" = -B ] && dir=$2; shift; done
 mkdir -p "$dir/perf"
 touch "$dir/build.ninja"
@@ -86,6 +91,19 @@ check "an unknown step is named" grep -q "unknown step 'nonsense'" "$tmp/o"
 check "an unknown step runs nothing" [ ! -e "$FAKE_LOG" ]
 ARCHSCAN_STEP_TIMEOUT=ten "$gpu_sh" build > "$tmp/o" 2>&1
 check "a time limit that is no number: exit 2" [ $? -eq 2 ]
+
+# readme: the README's test build, then its main job; one summary line with both.
+"$gpu_sh" readme > "$tmp/o" 2>&1
+check "readme: exit 0" [ $? -eq 0 ]
+check "readme: the test command's configure, build, then the ab workflow, in order" \
+  diff <(grep -e '--preset' "$FAKE_LOG") <(printf '%s\n' 'cmake --preset default' 'cmake --build --preset tests' \
+    'cmake --workflow --preset ab')
+check "readme: both timed in its summary line" grep -qE "rc 0 in [0-9]+ s \(\[2/2\]\); cmake --workflow --preset ab: rc 0 in" \
+  <(tail -n 1 "$tmp/o")
+FAKE_BUILD_RC=1 FORCE=1 "$gpu_sh" readme > "$tmp/o" 2>&1
+check "readme: a failed test build fails the step" [ $? -eq 1 ]
+check "readme: a failed test build runs no ab workflow" [ "$(grep -c -e '--workflow' "$FAKE_LOG")" -eq 1 ]
+rm -rf "$FAKE_LOG" "$tmp/out" "$tmp/work/readme"
 
 # build: configures, builds, one summary line last, a stamp; a second run skips it.
 "$gpu_sh" build > "$tmp/o" 2>&1
