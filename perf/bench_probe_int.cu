@@ -1,6 +1,6 @@
 //! \file archscan-bench, probe build only (ARCHSCAN_BENCH_SCANS=probe, perf/native_probe.sh): native
 //! beside its variants for integer items. Last: exclusive sums of int32 and int64, with and without
-//! waves and small tiles (perf/policies.cuh).
+//! waves, small tiles, staging and large tiles (perf/policies.cuh).
 #include "bench.cuh"
 
 namespace archscan::perf::bench {
