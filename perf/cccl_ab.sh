@@ -7,8 +7,8 @@
 #    the toolkit's CCCL (build/gpu-cccl-old) and against the CCCL fetched by tools/fetch_cccl.sh
 #    (build/gpu-cccl-new). Case names do not depend on the CCCL, so the two builds' results line up.
 # 2. Runs old, new, old again, back to back on the same GPU: exclusive scans of int32, float, int64, double
-#    at 2^16, 2^20, 2^24, 2^26, 2^28, every implementation, 200 timed calls per case. Estimated from run N's
-#    times on the H100: ~20-30 s a run; both builds ~2 minutes on 16 cores (227 s for sm_75 on 2 cores).
+#    at 2^16, 2^20, 2^24, 2^26, 2^28, every implementation, 200 timed calls per case. Measured
+#    on the H100: ~20-30 s a run; both builds ~2 minutes on 16 cores (227 s for sm_75 on 2 cores).
 #    Why the second old run: CUB's own drift within the session is the noise a release change must beat.
 # 3. archscan-compare --cccl old.json new.json --noise old_rerun.json: per case CUB old/new, the new/old
 #    speed ratio, each archscan policy against the CUB of its own build, and the gate on CUB itself

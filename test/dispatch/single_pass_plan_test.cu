@@ -1,7 +1,7 @@
 // dispatch/single_pass_plan.cuh: the plan of the single-pass families is a value. It is made once by a
 // family's plan and read by its launch, so it must copy as plain bytes (no owner, no pointer into the
 // dispatch), default to the route that needs nothing (one tile, no temporary storage), and be usable
-// in constant expressions, where the plan's arithmetic (dispatch/native_plan.cuh) builds it. Host only.
+// in constant expressions, where the plan's arithmetic (dispatch/route_plan.cuh) builds it. Host only.
 
 #include <cstdint>
 #include <type_traits>
