@@ -96,6 +96,17 @@ TEST(NativePlan, ExactWavesFoldInOrderPastTheTreesLongestRun) {
   EXPECT_FALSE(native_wave_in_order(in));
   in.cooperative = false;  // the look-back: nothing to choose
   EXPECT_FALSE(make_single_pass_plan(in).wave_in_order);
+  // Whatever the shape of the tiles: native's small tiles fold their waves by the same rule
+  // (thrust/determinism_exact_test.cu: 70 small tiles of a short-run tuning, in order).
+  in                         = input(std::int64_t{69} * 4096 + 5, 4, true);
+  in.items_per_thread        = 16;
+  in.tile_items              = 4096;
+  in.shape                   = archscan::dispatch::tile_shape::small;
+  in.wave_tree_max_run_bytes = 8;
+  const auto small_wave      = make_single_pass_plan(in);
+  EXPECT_EQ(small_wave.route, single_pass_route::wave);
+  EXPECT_EQ(small_wave.tiles.shape, archscan::dispatch::tile_shape::small);
+  EXPECT_TRUE(small_wave.wave_in_order);  // 70 tiles: a lane's run of 3 aggregates, 12 bytes > 8
 }
 
 TEST(NativePlan, TheSamePlanOnEveryDevice) {

@@ -104,8 +104,7 @@ constexpr bool small_wave_candidate(const single_pass_plan_input& in) {
          tiles <= std::min<std::int64_t>(in.sm_count, in.wave_max_tiles);
 }
 
-//! The same for the plan's problem: the plan and the occupancy query of the wave kernel it picks
-//! (dispatch) ask this one function.
+//! The same for a wave over the input's own tiles.
 constexpr bool native_wave_in_order(const single_pass_plan_input& in) {
   return native_wave_in_order(detail::ceil_div(in.n, in.tile_items), in.accum_bytes, in.wave_tree_max_run_bytes);
 }
@@ -171,7 +170,7 @@ constexpr single_pass_plan make_single_pass_plan(const single_pass_plan_input& i
   wave.grid          = wave.tiles;
   plan.route         = single_pass_route::wave;
   plan.tiles         = wave;
-  plan.wave_in_order = wave.shape != tile_shape::small && native_wave_in_order(in);
+  plan.wave_in_order = native_wave_in_order(wave.tiles, in.accum_bytes, in.wave_tree_max_run_bytes);
   plan.temp_bytes    = std::max(plan.temp_bytes, detail::align_up(static_cast<std::size_t>(wave.tiles) * in.accum_bytes,
                                                                   detail::storage_alignment));
   return plan;

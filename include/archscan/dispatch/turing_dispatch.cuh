@@ -93,10 +93,20 @@ struct family_dispatch<turing_family> {
   template <class Tuning, class Hooks, class Problem>
   static void launch(const Problem& p, const single_pass_plan& pl, const detail::device_facts& facts, void* d_temp,
                      cudaStream_t stream) {
-    using row     = row_of<Tuning, Problem>;
-    using full    = full_tile<Tuning, Hooks, Problem>;
-    using full_c  = config_of<Tuning, Hooks, Problem, row::items_per_thread>;
-    using state_t = typename full::state_t;
+    using row            = row_of<Tuning, Problem>;
+    using full           = full_tile<Tuning, Hooks, Problem>;
+    using full_c         = config_of<Tuning, Hooks, Problem, row::items_per_thread>;
+    using state_t        = typename full::state_t;
+    const auto look_back = [&] {
+      tile::reset_tile_states(d_temp, pl.states, stream, "archscan::turing: resetting tile states");
+      configure_kernel<Tuning, kernel::turing_scan_tiles<full_c, Problem>, true>(full::threads, full::smem_bytes,
+                                                                                 facts);
+      kernel::turing_scan_tiles<full_c, Problem>
+          <<<static_cast<unsigned>(pl.lookback.grid), full::threads, full::smem_bytes, stream>>>(
+              p, state_t::bind(d_temp, pl.states), pl.lookback.tiles, pl.lookback_delay_ns);
+      detail::throw_on_launch_error("archscan::turing: scan_tiles");
+    };
+    // No cluster is ever planned (cluster_max_tiles 0); like any route a family lacks, it would look back.
     run_route(
         pl,
         [&] {
@@ -105,21 +115,13 @@ struct family_dispatch<turing_family> {
           kernel::turing_scan_single<full_c, Problem><<<1, full::threads, full::smem_bytes, stream>>>(p);
           detail::throw_on_launch_error("archscan::turing: scan_single");
         },
-        [] { detail::throw_on_error(cudaErrorNotSupported, "archscan::turing: a plan of one cluster"); },
+        look_back,
         [&] {
           return pl.tiles.shape == tile_shape::small
                      ? launch_wave<Tuning, Hooks, row::small_items_per_thread>(p, pl.tiles, facts, d_temp, stream)
                      : launch_wave<Tuning, Hooks, row::items_per_thread>(p, pl.tiles, facts, d_temp, stream);
         },
-        [&] {
-          tile::reset_tile_states(d_temp, pl.states, stream, "archscan::turing: resetting tile states");
-          configure_kernel<Tuning, kernel::turing_scan_tiles<full_c, Problem>, true>(full::threads, full::smem_bytes,
-                                                                                     facts);
-          kernel::turing_scan_tiles<full_c, Problem>
-              <<<static_cast<unsigned>(pl.lookback.grid), full::threads, full::smem_bytes, stream>>>(
-                  p, state_t::bind(d_temp, pl.states), pl.lookback.tiles, pl.lookback_delay_ns);
-          detail::throw_on_launch_error("archscan::turing: scan_tiles");
-        });
+        look_back);
   }
 
  private:
