@@ -113,7 +113,7 @@ struct family_dispatch<native_family> {
   template <class C, int Items, int Step>
   static single_pass_plan plan_from_single(const typename C::problem& p, const detail::device_facts& facts) {
     if constexpr (C::template single_step<Items>()) {
-      if (p.n <= C::template tile_of<Items>::tile_items) return plan_single<C, Items, Step>(p, facts);
+      if (p.n <= C::template tile_of<Items>::tile_items) return plan_single<C, Items, Step>(facts);
       return plan_from_single<C, 2 * Items, Step + 1>(p, facts);
     } else {
       return plan_tiles<C>(p, facts);
@@ -161,7 +161,7 @@ struct family_dispatch<native_family> {
   //! The plan of a problem that one tile of `Items` per thread, step `Step` of the ladder, covers: the
   //! single-tile route.
   template <class C, int Items, int Step>
-  static single_pass_plan plan_single(const typename C::problem& p, const detail::device_facts& facts) {
+  static single_pass_plan plan_single(const detail::device_facts& facts) {
     using tile_t       = typename C::template tile_of<Items>;
     constexpr int host = C::template single_host<Items>;
     configure_routed<C, host, C::template routed_kernel<host>>(facts);
