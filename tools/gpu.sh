@@ -38,6 +38,7 @@
 #   ARCHSCAN_CMAKE_ARGS    more configure arguments       ARCHSCAN_SUITE_AB=0  no archscan-ab after the suite
 #   ARCHSCAN_TEST_TIMEOUT  seconds one test may take [600]  ARCHSCAN_PROBE_REVS  folders for native_probe.sh
 #   ARCHSCAN_SANITIZE_PROGRAMS, ARCHSCAN_SANITIZE_TOOLS   some of sanitize's programs and tools [all]
+#   ARCHSCAN_SANITIZE_LANES  processes a sanitizer tool deals its programs over [1]
 #   ARCHSCAN_STEP_TIMEOUT  seconds one step may take [none]
 #   ARCHSCAN_TIME_LIMIT    seconds this whole command may take [none]; 20 s of it are kept for the summaries
 #   ARCHSCAN_REV           how the summaries name the revision [git's short hash; REVISION; the tree's hash]

@@ -11,7 +11,8 @@
 # a run cut off resumes; delete OUT_DIR to redo them all.
 # ARCHSCAN_SANITIZE_PROGRAMS and ARCHSCAN_SANITIZE_TOOLS (space-separated) narrow the programs and the
 # tools to some of those below, e.g. the programs whose kernels a change touched, when a device session
-# cannot hold all 48 runs.
+# cannot hold all 48 runs. ARCHSCAN_SANITIZE_LANES (default 1): each tool's programs are dealt over that
+# many processes side by side (racecheck alone took ~400 s of a ~490 s run, one program after another).
 set -u
 programs=(thrust_scan_test thrust_scan_by_key_test thrust_transform_scan_test thrust_iterator_test tile_tile_state_test
           tile_lookback_test tile_wave_test tile_cluster_test block_vector_transpose_test detail_bulk_copy_test
@@ -41,9 +42,11 @@ mkdir -p "$out"
 echo "$filter" > "$out/filter"
 # The four tools run side by side (one process each): they are independent, and serially they
 # overrun one 10-minute device call.
-run_tool() {
-  local tool=$1 rc_all=0
+run_tool() {  # TOOL LANE: the programs whose index is LANE modulo the lanes
+  local tool=$1 lane=$2 rc_all=0 i=-1
   for bin in "${programs[@]}"; do
+    i=$((i + 1))
+    [ $((i % lanes)) -eq "$lane" ] || continue
     exe="$build/test/$bin"
     result=$out/$tool-$bin.result
     if [ -f "$result" ]; then  # finished in an earlier run
@@ -74,12 +77,17 @@ run_tool() {
   done
   return $rc_all
 }
+lanes=${ARCHSCAN_SANITIZE_LANES:-1}
+[[ $lanes =~ ^[1-9][0-9]*$ ]] || { echo "sanitize.sh: ARCHSCAN_SANITIZE_LANES must be a positive number" >&2; exit 2; }
+rm -f "$out"/*.summary
 pids=()
 for tool in "${tools[@]}"; do
-  run_tool "$tool" > "$out/$tool.summary" 2>&1 &
-  pids+=($!)
+  for ((lane = 0; lane < lanes; lane++)); do
+    run_tool "$tool" "$lane" > "$out/$tool.$lane.summary" 2>&1 &
+    pids+=($!)
+  done
 done
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for tool in "${tools[@]}"; do cat "$out/$tool.summary"; done
+for tool in "${tools[@]}"; do cat "$out/$tool".*.summary; done
 exit $status
