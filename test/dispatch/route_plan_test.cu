@@ -88,12 +88,12 @@ TEST(NativePlan, ExactWavesFoldInOrderPastTheTreesLongestRun) {
   EXPECT_FALSE(make_single_pass_plan(in).wave_in_order);
   in.wave_tree_max_run_bytes = 128;
   EXPECT_TRUE(make_single_pass_plan(in).wave_in_order);
-  EXPECT_TRUE(native_wave_in_order(in));  // what the dispatch asks the wave kernel's occupancy of
+  EXPECT_EQ(make_single_pass_plan(in).wave_in_order, native_wave_in_order(258, 16, 128));  // its 258 tiles
   in.sm_count = 1000;
   EXPECT_TRUE(make_single_pass_plan(in).wave_in_order);
   in.n = std::int64_t{257} * 5120;
   EXPECT_FALSE(make_single_pass_plan(in).wave_in_order);
-  EXPECT_FALSE(native_wave_in_order(in));
+  EXPECT_EQ(make_single_pass_plan(in).wave_in_order, native_wave_in_order(257, 16, 128));
   in.cooperative = false;  // the look-back: nothing to choose
   EXPECT_FALSE(make_single_pass_plan(in).wave_in_order);
   // Whatever the shape of the tiles: native's small tiles fold their waves by the same rule

@@ -104,11 +104,6 @@ constexpr bool small_wave_candidate(const single_pass_plan_input& in) {
          tiles <= std::min<std::int64_t>(in.sm_count, in.wave_max_tiles);
 }
 
-//! The same for a wave over the input's own tiles.
-constexpr bool native_wave_in_order(const single_pass_plan_input& in) {
-  return native_wave_in_order(detail::ceil_div(in.n, in.tile_items), in.accum_bytes, in.wave_tree_max_run_bytes);
-}
-
 //! Whether a look-back of `n` items runs staged (tuning/shape.cuh, `example_staged_row`): from the row's
 //! `from_items` up, on a device whose memory's peak bandwidth reaches the tuning's `min_gbps`. Timing
 //! only (the same tiles and folds), so a choice by the device as well as n.
