@@ -1,6 +1,6 @@
-// dispatch/family.cuh: what the families share on the host. The look-back's first-poll delay only
-// beyond one wave of resident blocks, the carveout that fits the resident blocks, and the clear
-// errors for a grid or a block the device cannot take (thrust::system_error, nothing launched).
+// dispatch/family.cuh: what the families share on the host. The carveout that fits the resident blocks,
+// and the clear errors for a grid or a block the device cannot take (thrust::system_error, nothing
+// launched).
 // Host only: the checks below throw before any CUDA call.
 
 #include <cstdint>
@@ -16,14 +16,6 @@ namespace {
 
 using archscan::dispatch::check_grid;
 using archscan::dispatch::fit_carveout;
-using archscan::dispatch::lookback_delay;
-
-TEST(Family, LookbackDelayOnlyBeyondOneWaveOfResidentBlocks) {
-  EXPECT_EQ(lookback_delay(5, 132 * 4, 1000), 0u);
-  EXPECT_EQ(lookback_delay(528, 132 * 4, 1000), 0u);
-  EXPECT_EQ(lookback_delay(529, 132 * 4, 1000), 1000u);
-  EXPECT_EQ(lookback_delay(std::int64_t{1} << 30, 132 * 4, 0), 0u);
-}
 
 TEST(Family, CarveoutFitsTheResidentBlocks) {
   // H100: 228 KiB per SM; 5 blocks of 16.6 KiB + 1 KiB reserved each need 88 KiB: 39 %.

@@ -31,6 +31,14 @@ constexpr single_pass_plan staged_plan() {
   return pl;
 }
 
+// The look-back's first-poll delay: only beyond one wave of resident blocks.
+TEST(SinglePassPlan, LookbackDelayOnlyBeyondOneWaveOfResidentBlocks) {
+  EXPECT_EQ(archscan::dispatch::lookback_delay(5, 132 * 4, 1000), 0u);
+  EXPECT_EQ(archscan::dispatch::lookback_delay(528, 132 * 4, 1000), 0u);
+  EXPECT_EQ(archscan::dispatch::lookback_delay(529, 132 * 4, 1000), 1000u);
+  EXPECT_EQ(archscan::dispatch::lookback_delay(std::int64_t{1} << 30, 132 * 4, 0), 0u);
+}
+
 TEST(SinglePassPlan, DefaultsToOneTileAndNoStorage) {
   constexpr single_pass_plan pl{};
   static_assert(pl.route == single_pass_route::single_tile);
