@@ -14,7 +14,8 @@
 # and ab.md: per case the median over each build's rounds for every implementation, and new / old
 # for native_nosync beside CUB's and the tree variant's (both unchanged by a change to native's
 # ordered fold: their ratios are the drift between the slots), and native_nosync /
-# native_tree_nosync (what determinism costs) in each build.
+# native_tree_nosync (what determinism costs) in each build; then the 2% gate over native_nosync's points, with
+# CUB's spread as the control (perf/revision_ab.sh's gate adds each case's noise and confirmation rounds).
 # Environment: AB_ROUNDS [3], AB_REPS timed calls a case [30], AB_FILTER [every case].
 set -u
 old=${1:?old build}
@@ -44,7 +45,7 @@ for side in old new; do
     "${runs[@]}" "$out/${side}_medians.json" || rc=1
 done
 python3 - "$out" "$rounds" > "$out/ab.md" <<'PY'
-import json, sys
+import json, math, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
 med = {}
 for side in ("old", "new"):
@@ -73,6 +74,29 @@ for c in cases:
     o, n = g("old", nat), g("new", nat)
     print(f"| {c[0]} | {c[1]} | 2^{c[2].bit_length() - 1} | {o or 0:.2f} | {n or 0:.2f} | {cells[0]} | {cells[1]} "
           f"| {cells[2]} | {costs[0]} | {costs[1]} | {vs_cub} |")
+# The 2% gate, with CUB as the control: a slot's drift moves CUB as much as native, so a native point
+# above 1.02 decides nothing while CUB's own points move that much.
+def ratios(impl):
+    return {c: med["new"][c + (impl,)] / med["old"][c + (impl,)] for c in cases
+            if med["old"].get(c + (impl,)) and med["new"].get(c + (impl,))}
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+native, control = ratios(nat), ratios("cub")
+slow = [f"{c[0]} {c[1]} 2^{c[2].bit_length() - 1} {r:.3f}" for c, r in native.items() if r > 1.02]
+print(f"\nnative_nosync new/old: {len(native)} points, geomean {geomean(list(native.values())):.4f}, "
+      f"{len(slow)} above 1.02{': ' + '; '.join(slow) if slow else ''}.")
+moved = sum(abs(r - 1) > 0.02 for r in control.values())
+if control:
+    print(f"CUB new/old (the control): geomean {geomean(list(control.values())):.4f}, "
+          f"{min(control.values()):.3f}..{max(control.values()):.3f}, {moved} points beyond 2%.")
+if not native:
+    print("Gate: no native points.")
+elif not slow:
+    print("Gate: passed.")
+elif moved:
+    print("Gate: not resolved (the control moves as much: more rounds, AB_ROUNDS, at those points).")
+else:
+    print("Gate: not passed.")
 PY
 cat "$out/ab.md"
 exit $rc
