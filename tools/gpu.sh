@@ -17,6 +17,10 @@
 #   probe     perf/native_probe.sh: native beside its variants, its own small build
 #   cccl-ab   perf/cccl_ab.sh: CUB of the toolkit's CCCL against the fetched one (.cccl, or carried
 #             packed as build/cccl.tar.xz)
+#   pack      on a machine without a GPU: build the test programs (archscan-tests) and pack them with ctest's
+#             files into ARCHSCAN_PREBUILT [build/suite-prebuilt.tar.xz], so that the GPU machine's `suite`
+#             and `sanitize` spend no device time building (the README's test build took 336 s of a
+#             16-core H100 machine)
 # A step builds what it runs first (a no-op after `build`), so each works on a fresh machine too.
 # Each step prints one summary line last, e.g.
 #   gpu.sh suite: NVIDIA H200 (driver 580.95.05), rev abc1234: 1187 tests, 1184 passed, 0 failed, 3 skipped (412 s)
@@ -41,12 +45,14 @@
 #   ARCHSCAN_SANITIZE_LANES  processes a sanitizer tool deals its programs over [1]
 #   ARCHSCAN_STEP_TIMEOUT  seconds one step may take [none]
 #   ARCHSCAN_TIME_LIMIT    seconds this whole command may take [none]; 20 s of it are kept for the summaries
+#   ARCHSCAN_PREBUILT      `pack`'s archive: `suite` and `sanitize` unpack it into the build folder (once,
+#                          dated now; the same absolute path as where it was packed) and build nothing
 #   ARCHSCAN_REV           how the summaries name the revision [git's short hash; REVISION; the tree's hash]
 # Exit status: 0 every step passed; 1 a step failed or was cut off; 2 a bad argument.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-steps_known="readme build suite sanitize bench digest probe cccl-ab"
+steps_known="readme build suite sanitize bench digest probe cccl-ab pack"
 usage() {
   echo "usage: tools/gpu.sh STEP... (steps: $steps_known; see the comment at the top of tools/gpu.sh)" >&2
   exit "${1:-2}"
@@ -153,6 +159,14 @@ build_targets() {
   return 2
 }
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" 2> /dev/null; }
+# Builds TARGET..., or with ARCHSCAN_PREBUILT unpacks `pack`'s programs instead (once per build folder).
+build_or_unpack() {
+  [ -n "${ARCHSCAN_PREBUILT:-}" ] || { build_targets "$@"; return; }
+  [ -f "$build/.prebuilt" ] && return 0
+  if mkdir -p "$build" && tar -xmJf "$ARCHSCAN_PREBUILT" -C "$build" && [ -f "$build/.prebuilt" ]; then return 0; fi
+  build_note="could not unpack ARCHSCAN_PREBUILT=$ARCHSCAN_PREBUILT into $build (made by \`pack\` for this build folder?)"
+  return 2
+}
 
 # ---- the steps: each sets verdict (0 passed, 1 failed, 2 could not run, 124 cut off) and note --------------
 
@@ -205,7 +219,7 @@ step_suite() {
   # The test programs (test/CMakeLists.txt's archscan-tests) and archscan-ab, not the other benchmarks.
   local targets=(archscan-tests) labels=() selected=() remaining=() args log rc n_done
   [ "${ARCHSCAN_SUITE_AB:-1}" = 0 ] || targets+=(archscan-ab)
-  build_targets "${targets[@]}" || { verdict=$?; note=$build_note; return; }
+  build_or_unpack "${targets[@]}" || { verdict=$?; note=$build_note; return; }
   [ -z "${ARCHSCAN_LABELS:-}" ] || labels=(-L "$ARCHSCAN_LABELS")
   limited ctest --test-dir "$build" -N "${labels[@]}" > "$dir/list.txt" 2>&1
   mapfile -t selected < <(sed -n 's/^ *Test *#\([0-9]*\): .*/\1/p' "$dir/list.txt")
@@ -290,7 +304,7 @@ json_cases() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1
 step_sanitize() {
   local programs=() rc runs clean skipped
   mapfile -t programs < <(tools/sanitize.sh --programs)
-  build_targets "${programs[@]}" || { verdict=$?; note=$build_note; return; }
+  build_or_unpack "${programs[@]}" || { verdict=$?; note=$build_note; return; }
   limited tools/sanitize.sh "$build" "$dir" > "$dir/sanitize.txt" 2>&1
   rc=$?
   runs=$(cat "$dir"/*.summary 2> /dev/null | wc -l)
@@ -345,6 +359,24 @@ step_cccl_ab() {
   judge "$rc" "$dir/cccl_ab.txt"
 }
 
+step_pack() {
+  local archive files=() bytes
+  archive=$(realpath -m "${ARCHSCAN_PREBUILT:-build/suite-prebuilt.tar.xz}")
+  build_targets archscan-tests || { verdict=$?; note=$build_note; return; }
+  # The programs and what ctest reads (CTestTestfile.cmake, gtest's discovery scripts, the cache), no
+  # objects. ctest's files name the build folder and the sources by absolute path: unpack at the same path.
+  touch "$build/.prebuilt"
+  mapfile -t files < <(cd "$build" && find . -name CMakeFiles -prune -o -type f \( -perm -u+x -o -name '*.cmake' \
+    -o -name CMakeCache.txt -o -name .prebuilt -o -name .gpu_sh_configure \) -print)
+  XZ_OPT=${XZ_OPT:--T0} limited tar -cJf "$archive" -C "$build" "${files[@]}" > "$dir/pack.log" 2>&1
+  verdict=$?
+  rm -f "$build/.prebuilt"
+  bytes=$(stat -c %s "$archive" 2> /dev/null || echo 0)
+  note="${#files[@]} files of $build packed into $archive: $((bytes / 1048576)) MiB"
+  [ "$bytes" -le $((64 * 1048576)) ] || note+=" (over the 64 MiB a device call carries)"
+  judge "$verdict" "$dir/pack.log"
+}
+
 # ---- the run ------------------------------------------------------------------------------------------------
 status=0
 for step in "$@"; do
@@ -353,9 +385,10 @@ for step in "$@"; do
   # What a stamp must match besides the tree: the settings that change what the step builds or runs.
   key="$tree $build $preset ${ARCHSCAN_ARCH:-} ${ARCHSCAN_CCCL_DIR:-} ${ARCHSCAN_CMAKE_ARGS:-} ${ARCHSCAN_TEST_TIMEOUT:-}"
   case $step in
-    suite) key+=" labels=${ARCHSCAN_LABELS:-}" ;;
+    suite) key+=" labels=${ARCHSCAN_LABELS:-} prebuilt=${ARCHSCAN_PREBUILT:-}" ;;
     probe) key+=" revs=${ARCHSCAN_PROBE_REVS:-}" ;;
-    sanitize) key+=" programs=${ARCHSCAN_SANITIZE_PROGRAMS:-} tools=${ARCHSCAN_SANITIZE_TOOLS:-}" ;;
+    sanitize) key+=" programs=${ARCHSCAN_SANITIZE_PROGRAMS:-} tools=${ARCHSCAN_SANITIZE_TOOLS:-}"
+      key+=" prebuilt=${ARCHSCAN_PREBUILT:-}" ;;
   esac
   if [ "${FORCE:-0}" = 1 ] || [ "$(cat "$dir/.key" 2> /dev/null)" != "$key" ]; then rm -rf "$dir"; fi
   mkdir -p "$dir" && echo "$key" > "$dir/.key"
@@ -374,6 +407,7 @@ for step in "$@"; do
         digest) step_digest ;;
         probe) step_probe ;;
         cccl-ab) step_cccl_ab ;;
+        pack) step_pack ;;
       esac
     else
       verdict=124

@@ -165,6 +165,27 @@ check "ARCHSCAN_RERUN_FAILED=1: still 5 tests, counted once" \
 ARCHSCAN_LABELS='^gpu' "$gpu_sh" suite > "$tmp/o" 2>&1
 check "another label: not the stamped suite" grep -q -- "-L ^gpu" "$FAKE_LOG"
 
+# pack on this machine, then the suite from its archive on a fresh one: nothing built, the programs unpacked.
+: > "$FAKE_LOG"
+mkdir -p "$tmp/build/test/CMakeFiles"
+printf '#!/bin/sh\n' > "$tmp/build/test/a_test" && chmod +x "$tmp/build/test/a_test"
+echo "# ctest's" > "$tmp/build/test/CTestTestfile.cmake" && echo "an object" > "$tmp/build/test/CMakeFiles/a.o"
+ARCHSCAN_PREBUILT=$tmp/prebuilt.tar.xz "$gpu_sh" pack > "$tmp/o" 2>&1
+check "pack: exit 0" [ $? -eq 0 ]
+check "pack: builds the test programs" grep -q '^cmake --build .* --target archscan-tests' "$FAKE_LOG"
+tar -tJf "$tmp/prebuilt.tar.xz" > "$tmp/packed" 2> /dev/null
+check "pack: the programs and ctest's files" grep -qxF -e ./test/a_test -e ./test/CTestTestfile.cmake "$tmp/packed"
+check "pack: no objects, no build files" [ "$(grep -c -e 'CMakeFiles' -e 'build.ninja' "$tmp/packed")" -eq 0 ]
+check "pack: its summary names the archive's size" grep -qE 'packed into .*prebuilt.tar.xz: 0 MiB' <(tail -n 1 "$tmp/o")
+rm -rf "$tmp/build"
+: > "$FAKE_LOG"
+ARCHSCAN_PREBUILT=$tmp/prebuilt.tar.xz "$gpu_sh" suite > "$tmp/o" 2>&1
+check "suite from the archive: nothing configured or built" [ "$(grep -c '^cmake' "$FAKE_LOG")" -eq 0 ]
+check "suite from the archive: the programs unpacked" [ -x "$tmp/build/test/a_test" ]
+check "suite from the archive: the tests ran" grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped;' <(tail -n 1 "$tmp/o")
+ARCHSCAN_PREBUILT=$tmp/missing.tar.xz ARCHSCAN_BUILD_DIR=$tmp/build2 "$gpu_sh" suite > "$tmp/o" 2>&1
+check "a missing archive: exit 1, said" grep -q 'could not unpack ARCHSCAN_PREBUILT' <(tail -n 1 "$tmp/o")
+
 # The whole command's time limit: a step with no time left is not started.
 ARCHSCAN_TIME_LIMIT=10 FORCE=1 "$gpu_sh" build suite > "$tmp/o" 2>&1
 check "ARCHSCAN_TIME_LIMIT=10 leaves no time: not started" \
