@@ -9,9 +9,9 @@
 //!
 //! Kernels: one per tile shape (full, small, large) serves every route of that shape, the reset of the
 //! look-back's states included (tile/routes.cuh; kernel::native_scan), the full tiles' also the single
-//! tiles of few items; the full tiles' wave where it folds in order (registers) or keeps more blocks
-//! an SM than the look-back (wave_apart), and the staged look-back, have their own. A plain scan of
-//! int compiles three.
+//! tiles of few items; the full tiles' wave where it keeps more blocks an SM than the look-back
+//! (wave_apart: row_8), and the staged look-back, have their own. A plain scan of int or float
+//! compiles three.
 
 #include <algorithm>
 #include <cstdint>
@@ -124,22 +124,15 @@ struct native_config {
     }
   }();
 
-  //! Whether a wave folds its aggregates in order (kernel::native_ordered_fold): every operator but
-  //! one exact under any association, which takes the tree unless exact_waves_in_order.
-  static constexpr bool wave_folds_in_order =
-      kernel::native_ordered_fold<Hooks> &&
-      (exact_waves_in_order || !detail::associates_exactly<typename Problem::op_type, accum>);
   //! Whether tiles of `Items` per thread run their waves in a kernel of their own: the row's full
-  //! tiles where their waves fold in order, or where the look-back's bound on blocks an SM is below
-  //! the tile's (row_8: a wave keeps 4, tuning/native.cuh). Beside the look-back's, the wave's ordered
-  //! fold pushed the full tiles' registers past the look-back's bound (sm_90: float sums of 256 x 32
-  //! items spilled 32 bytes, by-key doubles 96 where the look-back alone spills 60-68); the tree's
-  //! fold (int32 sums: the full tiles' kernel stays at 64 registers, as the wave's own) and the small
-  //! tiles, with registers to spare, keep one kernel.
+  //! tiles where the look-back's bound on blocks an SM is below the tile's (row_8: a wave keeps 4,
+  //! tuning/native.cuh), since one kernel has one bound. Whatever the fold, in order or as a tree,
+  //! the wave beside the look-back costs no registers (sm_90, nvcc 13.0: float sums 256 x 32 and
+  //! by-key floats 64 registers, by-key doubles 80, the 16-byte product 128, none spilling, as the
+  //! look-back alone).
   template <int Items>
-  static constexpr bool wave_apart = Items == full_items &&
-                                     (wave_folds_in_order || config_of<Items>::lookback_min_blocks_per_sm <
-                                                                 config_of<Items>::min_blocks_per_sm);
+  static constexpr bool wave_apart =
+      Items == full_items && (config_of<Items>::lookback_min_blocks_per_sm) < config_of<Items>::min_blocks_per_sm;
   //! Whether tiles of `Items` per thread may run as a wave (their kernel's wave route is compiled only
   //! then): not the large tiles, taken for problems of thousands of them (from large_from_items), which
   //! no device holds at once; the plan never takes them as a wave (wave_limit), whatever the device.
