@@ -46,7 +46,8 @@
 #   ARCHSCAN_STEP_TIMEOUT  seconds one step may take [none]
 #   ARCHSCAN_TIME_LIMIT    seconds this whole command may take [none]; 20 s of it are kept for the summaries
 #   ARCHSCAN_PREBUILT      `pack`'s archive: `suite` and `sanitize` unpack it into the build folder (once,
-#                          dated now; the same absolute path as where it was packed) and build nothing
+#                          dated now; the same absolute path as where it was packed) and build nothing;
+#                          programs packed from other sources (include src test perf cmake) are refused
 #   ARCHSCAN_REV           how the summaries name the revision [git's short hash; REVISION; the tree's hash]
 # Exit status: 0 every step passed; 1 a step failed or was cut off; 2 a bad argument.
 set -uo pipefail
@@ -159,12 +160,21 @@ build_targets() {
   return 2
 }
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" 2> /dev/null; }
-# Builds TARGET..., or with ARCHSCAN_PREBUILT unpacks `pack`'s programs instead (once per build folder).
+# The hash of what the test programs are built from (a pack's stamp: a script or a doc may change after).
+built_from() {
+  find include src test perf cmake CMakeLists.txt CMakePresets.json -name __pycache__ -prune -o -type f -print0 \
+    2> /dev/null | LC_ALL=C sort -z | xargs -0 sha1sum | sha1sum | cut -c1-12
+}
+# Builds TARGET..., or with ARCHSCAN_PREBUILT unpacks `pack`'s programs instead (once per build folder),
+# refusing programs packed from other sources.
 build_or_unpack() {
   [ -n "${ARCHSCAN_PREBUILT:-}" ] || { build_targets "$@"; return; }
-  [ -f "$build/.prebuilt" ] && return 0
-  if mkdir -p "$build" && tar -xmJf "$ARCHSCAN_PREBUILT" -C "$build" && [ -f "$build/.prebuilt" ]; then return 0; fi
-  build_note="could not unpack ARCHSCAN_PREBUILT=$ARCHSCAN_PREBUILT into $build (made by \`pack\` for this build folder?)"
+  if [ ! -f "$build/.prebuilt" ] && ! { mkdir -p "$build" && tar -xmJf "$ARCHSCAN_PREBUILT" -C "$build"; }; then
+    build_note="could not unpack ARCHSCAN_PREBUILT=$ARCHSCAN_PREBUILT into $build"
+    return 2
+  fi
+  [ "$(cat "$build/.prebuilt" 2> /dev/null)" = "$(built_from)" ] && return 0
+  build_note="ARCHSCAN_PREBUILT's programs were built from other sources than this tree's (pack again)"
   return 2
 }
 
@@ -365,7 +375,7 @@ step_pack() {
   build_targets archscan-tests || { verdict=$?; note=$build_note; return; }
   # The programs and what ctest reads (CTestTestfile.cmake, gtest's discovery scripts, the cache), no
   # objects. ctest's files name the build folder and the sources by absolute path: unpack at the same path.
-  touch "$build/.prebuilt"
+  built_from > "$build/.prebuilt"
   mapfile -t files < <(cd "$build" && find . -name CMakeFiles -prune -o -type f \( -perm -u+x -o -name '*.cmake' \
     -o -name CMakeCache.txt -o -name .prebuilt -o -name .gpu_sh_configure \) -print)
   XZ_OPT=${XZ_OPT:--T0} limited tar -cJf "$archive" -C "$build" "${files[@]}" > "$dir/pack.log" 2>&1

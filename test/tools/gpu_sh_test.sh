@@ -185,6 +185,11 @@ check "suite from the archive: the programs unpacked" [ -x "$tmp/build/test/a_te
 check "suite from the archive: the tests ran" grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped;' <(tail -n 1 "$tmp/o")
 ARCHSCAN_PREBUILT=$tmp/missing.tar.xz ARCHSCAN_BUILD_DIR=$tmp/build2 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "a missing archive: exit 1, said" grep -q 'could not unpack ARCHSCAN_PREBUILT' <(tail -n 1 "$tmp/o")
+echo "// changed after the pack" >> "$tmp/repo/include/a.cuh"
+ARCHSCAN_PREBUILT=$tmp/prebuilt.tar.xz ARCHSCAN_BUILD_DIR=$tmp/build3 "$gpu_sh" suite > "$tmp/o" 2>&1
+check "programs packed from other sources: refused" grep -q 'built from other sources' <(tail -n 1 "$tmp/o")
+check "programs packed from other sources: no test run" [ ! -f "$tmp/work/suite/results.txt" ] ||
+  [ "$(grep -c . "$tmp/work/suite/results.txt")" -eq 0 ]
 
 # The whole command's time limit: a step with no time left is not started.
 ARCHSCAN_TIME_LIMIT=10 FORCE=1 "$gpu_sh" build suite > "$tmp/o" 2>&1
