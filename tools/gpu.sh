@@ -81,10 +81,13 @@ if NCCL_ROOT=$(tools/nccl_root.sh); then
   export NCCL_ROOT LD_LIBRARY_PATH=$NCCL_ROOT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 
+# The hash of every file under PATH... (results and Python caches aside).
+hash_of() {
+  find "$@" \( -path perf/results -o -name __pycache__ \) -prune -o -type f -print0 2> /dev/null |
+    LC_ALL=C sort -z | xargs -0 sha1sum | sha1sum | cut -c1-12
+}
 # What the stamps compare: the hash of every source file that a build or a run reads.
-tree=$(find include src test perf tools cmake examples CMakeLists.txt CMakePresets.json \
-  \( -path perf/results -o -name __pycache__ \) -prune -o -type f -print0 2> /dev/null |
-  LC_ALL=C sort -z | xargs -0 sha1sum | sha1sum | cut -c1-12)
+tree=$(hash_of include src test perf tools cmake examples CMakeLists.txt CMakePresets.json)
 if [ -n "${ARCHSCAN_REV:-}" ]; then
   rev=$ARCHSCAN_REV
 elif rev=$(git rev-parse --short HEAD 2> /dev/null); then
@@ -161,10 +164,7 @@ build_targets() {
 }
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" 2> /dev/null; }
 # The hash of what the test programs are built from (a pack's stamp: a script or a doc may change after).
-built_from() {
-  find include src test perf cmake CMakeLists.txt CMakePresets.json -name __pycache__ -prune -o -type f -print0 \
-    2> /dev/null | LC_ALL=C sort -z | xargs -0 sha1sum | sha1sum | cut -c1-12
-}
+built_from() { hash_of include src test perf cmake CMakeLists.txt CMakePresets.json; }
 # Builds TARGET..., or with ARCHSCAN_PREBUILT unpacks `pack`'s programs instead (once per build folder),
 # refusing programs packed from other sources.
 build_or_unpack() {
