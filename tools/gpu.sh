@@ -173,6 +173,10 @@ build_or_unpack() {
     build_note="could not unpack ARCHSCAN_PREBUILT=$ARCHSCAN_PREBUILT into $build"
     return 2
   fi
+  # gtest's discovery scripts include the packing machine's CMake module by absolute path; the archive
+  # carries that module, and this machine's CMake may be another version or live elsewhere.
+  [ ! -f "$build/GoogleTestAddTests.cmake" ] || find "$build" -name '*_include.cmake' -exec sed -i \
+    "s|include(\"[^\"]*/GoogleTestAddTests.cmake\")|include(\"$(realpath "$build")/GoogleTestAddTests.cmake\")|" {} +
   [ "$(cat "$build/.prebuilt" 2> /dev/null)" = "$(built_from)" ] && return 0
   build_note="ARCHSCAN_PREBUILT's programs were built from other sources than this tree's (pack again)"
   return 2
@@ -376,6 +380,10 @@ step_pack() {
   # The programs and what ctest reads (CTestTestfile.cmake, gtest's discovery scripts, the cache), no
   # objects. ctest's files name the build folder and the sources by absolute path: unpack at the same path.
   built_from > "$build/.prebuilt"
+  cp "$(cache_value CMAKE_ROOT)/Modules/GoogleTestAddTests.cmake" "$build/" || {
+    verdict=2 note="no GoogleTestAddTests.cmake under CMAKE_ROOT $(cache_value CMAKE_ROOT)"
+    return
+  }
   mapfile -t files < <(cd "$build" && find . -name CMakeFiles -prune -o -type f \( -perm -u+x -o -name '*.cmake' \
     -o -name CMakeCache.txt -o -name .prebuilt -o -name .gpu_sh_configure \) -print)
   XZ_OPT=${XZ_OPT:--T0} limited tar -cJf "$archive" -C "$build" "${files[@]}" > "$dir/pack.log" 2>&1

@@ -41,7 +41,7 @@ dir=build/default  # the default preset's binaryDir
 while [ $# -gt 0 ]; do [ "$1" = -B ] && dir=$2; shift; done
 mkdir -p "$dir/perf"
 touch "$dir/build.ninja"
-echo "CMAKE_CUDA_ARCHITECTURES:STRING=90" > "$dir/CMakeCache.txt"
+printf 'CMAKE_CUDA_ARCHITECTURES:STRING=90\nCMAKE_ROOT:INTERNAL=%s\n' "$FAKE_CMAKE_ROOT" > "$dir/CMakeCache.txt"
 printf '#!/bin/sh\necho "archscan-ab: all cases match"\n' > "$dir/perf/archscan-ab"
 chmod +x "$dir/perf/archscan-ab"
 EOF
@@ -79,7 +79,8 @@ chmod +x "$tmp/bin"/*
 # ARCHSCAN_SUITE_AB, ARCHSCAN_TIME_LIMIT, ... would change what the fake runs do.
 while read -r var; do unset "$var"; done < <(compgen -v ARCHSCAN_)
 unset FORCE
-export PATH=$tmp/bin:$PATH FAKE_LOG=$tmp/calls.log ARCHSCAN_REV=abc1234 ARCHSCAN_JOBS=4
+export PATH=$tmp/bin:$PATH FAKE_LOG=$tmp/calls.log ARCHSCAN_REV=abc1234 ARCHSCAN_JOBS=4 FAKE_CMAKE_ROOT=$tmp/cmake-root
+mkdir -p "$tmp/cmake-root/Modules" && echo "# gtest_discover_tests_impl" > "$tmp/cmake-root/Modules/GoogleTestAddTests.cmake"
 export ARCHSCAN_BUILD_DIR=$tmp/build ARCHSCAN_WORK=$tmp/work ARCHSCAN_OUT=$tmp/out
 
 # Arguments.
@@ -170,12 +171,15 @@ check "another label: not the stamped suite" grep -q -- "-L ^gpu" "$FAKE_LOG"
 mkdir -p "$tmp/build/test/CMakeFiles"
 printf '#!/bin/sh\n' > "$tmp/build/test/a_test" && chmod +x "$tmp/build/test/a_test"
 echo "# ctest's" > "$tmp/build/test/CTestTestfile.cmake" && echo "an object" > "$tmp/build/test/CMakeFiles/a.o"
+# gtest's discovery script names this machine's CMake module by absolute path.
+echo 'include("/packing/cmake/Modules/GoogleTestAddTests.cmake")' > "$tmp/build/test/a_test[1]_include.cmake"
 ARCHSCAN_PREBUILT=$tmp/prebuilt.tar.xz "$gpu_sh" pack > "$tmp/o" 2>&1
 check "pack: exit 0" [ $? -eq 0 ]
 check "pack: builds the test programs" grep -q '^cmake --build .* --target archscan-tests' "$FAKE_LOG"
 tar -tJf "$tmp/prebuilt.tar.xz" > "$tmp/packed" 2> /dev/null
 check "pack: the programs" grep -qxF ./test/a_test "$tmp/packed"
 check "pack: ctest's files" grep -qxF ./test/CTestTestfile.cmake "$tmp/packed"
+check "pack: CMake's gtest discovery module" grep -qxF ./GoogleTestAddTests.cmake "$tmp/packed"
 check "pack: no objects, no build files" [ "$(grep -c -e 'CMakeFiles' -e 'build.ninja' "$tmp/packed")" -eq 0 ]
 check "pack: its summary names the archive's size" grep -qE 'packed into .*prebuilt.tar.xz: 0 MiB' <(tail -n 1 "$tmp/o")
 rm -rf "$tmp/build"
@@ -183,6 +187,8 @@ rm -rf "$tmp/build"
 ARCHSCAN_PREBUILT=$tmp/prebuilt.tar.xz "$gpu_sh" suite > "$tmp/o" 2>&1
 check "suite from the archive: nothing configured or built" [ "$(grep -c '^cmake' "$FAKE_LOG")" -eq 0 ]
 check "suite from the archive: the programs unpacked" [ -x "$tmp/build/test/a_test" ]
+check "suite from the archive: discovery includes the carried module" \
+  grep -qF "include(\"$(realpath "$tmp/build")/GoogleTestAddTests.cmake\")" "$tmp/build/test/a_test[1]_include.cmake"
 check "suite from the archive: the tests ran" grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped;' <(tail -n 1 "$tmp/o")
 ARCHSCAN_PREBUILT=$tmp/missing.tar.xz ARCHSCAN_BUILD_DIR=$tmp/build2 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "a missing archive: exit 1, said" grep -q 'could not unpack ARCHSCAN_PREBUILT' <(tail -n 1 "$tmp/o")
