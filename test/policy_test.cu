@@ -1,14 +1,19 @@
 // The policy machinery: stream and allocator forms, blocking and non-blocking behaviour, concurrent
-// streams, CUDA graph capture, user allocators and allocation failure.
+// streams, CUDA graph capture (every scan form), archscan's storage pool, user allocators and
+// allocation failure.
 
+#include <functional>
 #include <new>
 #include <type_traits>
+#include <vector>
 
+#include <cuda.h>
 #include <thrust/device_vector.h>
 #include <thrust/scan.h>
 
 #include <archscan/archscan.cuh>
 
+#include "support/by_key.cuh"
 #include "support/cases.cuh"
 #include "support/compare.cuh"
 #include "support/device_buffer.cuh"
@@ -106,6 +111,20 @@ TYPED_TEST(PolicyTest, TwoStreamsConcurrently) {
 
 // Non-blocking policies inside stream capture: the graph is replayed with new inputs each time.
 // Blocking policies must refuse capture with thrust::system_error (they would have to synchronize).
+//! The work captured on a stream since cudaStreamBeginCapture, instantiated; destroyed with it.
+struct captured_graph {
+  cudaGraph_t graph    = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  explicit captured_graph(cudaStream_t s) {
+    EXPECT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+    EXPECT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  }
+  ~captured_graph() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+  }
+};
+
 TYPED_TEST(PolicyTest, GraphCapture) {
   ARCHSCAN_REQUIRE_GPU();
   using P = typename TypeParam::policy;
@@ -116,20 +135,16 @@ TYPED_TEST(PolicyTest, GraphCapture) {
   ARCHSCAN_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   if (!P::blocking) {
     thrust::exclusive_scan(P{}.on(s), in.begin(), in.end(), out.begin(), 7);
-    cudaGraph_t graph;
-    ARCHSCAN_CUDA_OK(cudaStreamEndCapture(s, &graph));
-    cudaGraphExec_t exec;
-    ARCHSCAN_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    const captured_graph g(s);
+    ASSERT_NE(g.exec, nullptr);
     for (int replay = 0; replay < 4; ++replay) {
       const auto items = random_values<int>(n, 100 + replay);
       ARCHSCAN_CUDA_OK(cudaMemcpy(in.get(), items.data(), sizeof(int) * n, cudaMemcpyHostToDevice));
       out.poison();
-      ARCHSCAN_CUDA_OK(cudaGraphLaunch(exec, s));
+      ARCHSCAN_CUDA_OK(cudaGraphLaunch(g.exec, s));
       ARCHSCAN_CUDA_OK(cudaStreamSynchronize(s));
       ASSERT_EQ(out.to_host(), host_exclusive(items, 7)) << "replay " << replay;
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
   } else {
     EXPECT_THROW(thrust::exclusive_scan(P{}.on(s), in.begin(), in.end(), out.begin(), 7), thrust::system_error);
     cudaGraph_t graph = nullptr;
@@ -137,6 +152,99 @@ TYPED_TEST(PolicyTest, GraphCapture) {
     if (graph) cudaGraphDestroy(graph);
     cudaGetLastError();
   }
+  cudaStreamDestroy(s);
+}
+
+//! A transform scan's functor with a non-const call operator.
+struct negate_item {
+  __host__ __device__ int operator()(int x) { return -x; }
+};
+
+// Every scan form of a `_nosync` policy captured into one graph, at sizes that take each route with
+// launches of its own: the look-back (native: the states' reset, then the scan as its dependent
+// launch; staged on devices that stage), a wave, by key and through a transform. A synchronization
+// added on any of those paths fails the capture.
+TYPED_TEST(PolicyTest, GraphCaptureEveryScanForm) {
+  ARCHSCAN_REQUIRE_GPU();
+  using P = typename TypeParam::policy;
+  if (P::blocking) GTEST_SKIP() << "blocking policies refuse capture (GraphCapture checks the refusal)";
+  cudaStream_t s;
+  ARCHSCAN_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const std::int64_t large = (std::int64_t{1} << 24) + 5;
+  const std::int64_t mid   = (std::int64_t{1} << 20) + 77;
+  device_buffer<int> in(large), out(large), keys(mid), by_key(mid), transformed(mid);
+  ARCHSCAN_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  thrust::exclusive_scan(P{}.on(s), in.begin(), in.end(), out.begin(), 7);
+  thrust::inclusive_scan_by_key(P{}.on(s), keys.begin(), keys.end(), in.begin(), by_key.begin());
+  thrust::transform_inclusive_scan(P{}.on(s), in.begin(), in.begin() + mid, transformed.begin(), negate_item{},
+                                   thrust::plus<int>());
+  const captured_graph g(s);
+  ASSERT_NE(g.exec, nullptr);
+  for (int replay = 0; replay < 2; ++replay) {
+    const auto items    = random_values<int>(large, 300 + replay);
+    const auto key_runs = random_key_runs(mid, 400 + replay);
+    ARCHSCAN_CUDA_OK(cudaMemcpy(in.get(), items.data(), sizeof(int) * large, cudaMemcpyHostToDevice));
+    ARCHSCAN_CUDA_OK(cudaMemcpy(keys.get(), key_runs.data(), sizeof(int) * mid, cudaMemcpyHostToDevice));
+    out.poison();
+    by_key.poison();
+    transformed.poison();
+    ARCHSCAN_CUDA_OK(cudaGraphLaunch(g.exec, s));
+    ARCHSCAN_CUDA_OK(cudaStreamSynchronize(s));
+    ASSERT_EQ(out.to_host(), host_exclusive(items, 7)) << "replay " << replay;
+    const std::vector<int> head(items.begin(), items.begin() + mid);
+    ASSERT_EQ(by_key.to_host(), host_scan_by_key(key_runs, head, std::plus<int>(), std::equal_to<int>(), false, 0))
+        << "replay " << replay;
+    std::vector<int> negated(head.size());
+    for (std::size_t i = 0; i < head.size(); ++i) negated[i] = -head[i];
+    ASSERT_EQ(transformed.to_host(), host_scan(negated, std::plus<int>(), false, false, 0)) << "replay " << replay;
+  }
+  cudaStreamDestroy(s);
+}
+
+//! The memory pool an allocation came from (null for a cudaMalloc), as the driver names it
+//! (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, through the runtime's entry point: the tests link no libcuda).
+CUmemoryPool pool_of(const void* p) {
+  using get_attribute_t = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
+  void* fn              = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess) {
+    ADD_FAILURE() << "no cuPointerGetAttribute";
+    return nullptr;
+  }
+  CUmemoryPool pool = nullptr;
+  const CUresult r  = reinterpret_cast<get_attribute_t>(fn)(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+                                                           reinterpret_cast<CUdeviceptr>(p));
+  return r == CUDA_SUCCESS ? pool : nullptr;
+}
+
+// policy.cuh: without a user allocator every algorithm's temporary storage (Thrust's
+// get_temporary_buffer, which archscan's scans take too: dispatch/temporary_storage.cuh) comes from
+// archscan's own per-device pool, never a cudaMalloc nor the device's default pool.
+TEST(PolicyStorage, ComesFromArchscansOwnPool) {
+  ARCHSCAN_REQUIRE_GPU();
+  cudaStream_t s;
+  ARCHSCAN_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  auto policy      = archscan::native_nosync.on(s);
+  const auto large = archscan::get_temporary_buffer<int>(policy, std::ptrdiff_t{1} << 20);
+  const auto small = archscan::get_temporary_buffer<double>(policy, 3);
+  ASSERT_NE(large.first.get(), nullptr);
+  ASSERT_NE(small.first.get(), nullptr);
+  const CUmemoryPool pool = pool_of(large.first.get());
+  EXPECT_NE(pool, nullptr) << "not from a pool";
+  int device = 0;
+  ARCHSCAN_CUDA_OK(cudaGetDevice(&device));
+  cudaMemPool_t default_pool;
+  ARCHSCAN_CUDA_OK(cudaDeviceGetDefaultMemPool(&default_pool, device));
+  EXPECT_NE(pool, reinterpret_cast<CUmemoryPool>(default_pool)) << "the device's default pool";
+  EXPECT_EQ(pool_of(small.first.get()), pool) << "one pool per device";
+  archscan::return_temporary_buffer(policy, small.first, small.second);
+  archscan::return_temporary_buffer(policy, large.first, large.second);
+  ARCHSCAN_CUDA_OK(cudaStreamSynchronize(s));
+  void* plain = nullptr;  // what the check tells apart
+  ARCHSCAN_CUDA_OK(cudaMalloc(&plain, 256));
+  EXPECT_EQ(pool_of(plain), nullptr);
+  ARCHSCAN_CUDA_OK(cudaFree(plain));
   cudaStreamDestroy(s);
 }
 

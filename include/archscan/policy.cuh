@@ -29,7 +29,8 @@
 //!                 that its decoupled look-back folds whatever its predecessors have published, and
 //!                 the last bits may differ from run to run;
 //!      kepler     repeats for n <= 1,024 items (one tile); beyond that, as turing, may differ.
-//!    No family promises the same floating-point bits across different GPUs.
+//!    None of these three promises the same floating-point bits across different GPUs; native does
+//!    (below), for every operator.
 
 #include <cstddef>
 #include <type_traits>
@@ -129,9 +130,11 @@ inline const policy<turing_tuning, false> turing_nosync{};
 //! changes, may also take other tiles by the device: tuning/shape.cuh, example_staged_row), so results are
 //! a function of n, the operator, the types and the tuning,
 //! not of timing, occupancy or the SM count (test/thrust/determinism_test.cu forces several
-//! resident-block counts and every route and compares bits). Temporary storage: one state per tile
-//! and one per segment of 32 tiles (8 or 16 bytes, or split states for larger accumulators) plus 256
-//! bytes, or one accumulator per tile for a problem run as one wave; none for a single tile, nor for
+//! resident-block counts, determinism_routes_test.cu every route, and both compare bits). Temporary
+//! storage: one state per tile and one per segment of 32 tiles (8 or 16 bytes, or split states for
+//! larger accumulators) plus 256 bytes; for a problem run as one wave, one accumulator per tile or
+//! those states, whichever is more (the look-back runs in the same storage where the driver refuses
+//! the wave's cooperative launch); none for a single tile, nor for
 //! a problem run as one thread block cluster: at most 8 tiles (16 where the device allows clusters
 //! that large) on sm_90 and newer, when the build holds code for sm_90 or newer and 16 accumulators
 //! fit beside the tile within its shared memory limit (otherwise: a wave). A wave of an operator

@@ -12,8 +12,12 @@
 
 #include "detail/nvtx_probe.cuh"
 
-#ifndef ARCHSCAN_DISABLE_NVTX
-#error "this unit tests ARCHSCAN_DISABLE_NVTX: test/CMakeLists.txt defines it"
+#if !defined(ARCHSCAN_DISABLE_NVTX) || !defined(CCCL_DISABLE_NVTX)
+#error "this unit tests ARCHSCAN_DISABLE_NVTX (with CUB's NVTX off too): test/CMakeLists.txt defines both"
+#endif
+// Compiled out, archscan includes no NVTX header (CUB's would, unless CCCL_DISABLE_NVTX).
+#if defined(NVTX3_CPP_VERSION_MAJOR) || defined(NVTX_VERSION)
+#error "ARCHSCAN_DISABLE_NVTX: archscan's headers still include NVTX"
 #endif
 
 // The test's own range (archscan itself includes no NVTX header here).

@@ -10,12 +10,14 @@
 //! ranks too) opens an NVTX push/pop range in the `archscan` domain for its duration, named
 //! `archscan::<algorithm> <family> n=<n>`, plus ` across_ranks` for a policy bound to a communicator, e.g.
 //! `archscan::exclusive_scan native n=1048576`. Without an NVTX tool attached no name is built. Define
-//! `ARCHSCAN_DISABLE_NVTX` (in every unit) to compile the ranges and the NVTX include out.
+//! `ARCHSCAN_DISABLE_NVTX` (in every unit) to compile the ranges and archscan's NVTX include out (CUB's
+//! headers include NVTX on their own unless `CCCL_DISABLE_NVTX`).
 //!
 //! Results and accumulator types are Thrust's: without init the accumulator is the input value type;
 //! `inclusive_scan(..., init, op)` accumulates in `decay_t<invoke_result_t<op, init, value>>`;
-//! exclusive scans accumulate in the type of `init`. Temporary storage: a few bytes per tile (see the
-//! family), stream-ordered. Blocking policies synchronize; `_nosync` ones never do. Determinism depends
+//! exclusive scans accumulate in the type of `init`. Temporary storage: stream-ordered, its size the
+//! family's (policy.cuh: a few bytes per tile for the single-pass families, up to n accumulators for
+//! blelloch). Blocking policies synchronize; `_nosync` ones never do. Determinism depends
 //! on the family and the operator: see policy.cuh (floating-point results of turing and kepler may
 //! differ in the last bits from run to run above a family-specific size).
 
