@@ -3,8 +3,8 @@
 // scheduled differently each time), must give the same bits wherever the documentation says it does:
 //  - every family, any n, for operators that are exact on their values (integer sums, non-commutative
 //    matrix products mod 2^32);
-//  - floating-point sums: blelloch and native at any n; turing for n <= (SMs x 4096) items; kepler for
-//    n <= 1024;
+//  - floating-point sums (plain, by key with float values, through a transform): blelloch and native
+//    at any n; turing for n <= (SMs x 4096) items; kepler for n <= 1024;
 //  - native, across GPUs: the same bits whatever the number of blocks resident at once (forced to
 //    several values by a test hook), as a stand-in for GPUs of other sizes;
 //  - native, staged or not (two tiles a block in shared memory, or one in registers);
@@ -65,11 +65,21 @@ int sm_count() {
   return sms;
 }
 
+//! The scan forms a promise covers: inclusive_scan, inclusive_scan_by_key (keys in random runs) and
+//! transform_inclusive_scan (each item halved first).
+enum class scan_form { plain, by_key, transform };
+
+template <class T>
+struct halve {
+  __host__ __device__ T operator()(T x) const { return x * T(0.5); }
+};
+
 //! Distinct results (as bytes) of `repetitions` inclusive scans of the same input under `Op`.
-template <class Policy, class T, class Op>
+template <class Policy, class T, scan_form Form = scan_form::plain, class Op>
 std::size_t distinct_results(std::int64_t n, Op op, std::uint64_t seed) {
   const auto items = random_values<T>(n, seed);
   device_buffer<T> in(items), out(n);
+  device_buffer<int> keys(Form == scan_form::by_key ? random_key_runs(n, seed) : std::vector<int>{});
   cudaStream_t scan_stream = nullptr, busy_stream = nullptr;
   check(cudaStreamCreateWithFlags(&scan_stream, cudaStreamNonBlocking), "cudaStreamCreate");
   check(cudaStreamCreateWithFlags(&busy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -81,7 +91,14 @@ std::size_t distinct_results(std::int64_t n, Op op, std::uint64_t seed) {
     const unsigned busy_blocks = static_cast<unsigned>(1 + (r * 7) % (sms > 1 ? sms : 1));
     keep_busy<<<busy_blocks, 32, 0, busy_stream>>>(2000ull * static_cast<unsigned long long>(1 + r % 5));
     check(cudaGetLastError(), "keep_busy launch");
-    thrust::inclusive_scan(Policy{}.on(scan_stream), in.begin(), in.end(), out.begin(), op);
+    if constexpr (Form == scan_form::by_key) {
+      thrust::inclusive_scan_by_key(Policy{}.on(scan_stream), keys.begin(), keys.end(), in.begin(), out.begin(),
+                                    ::cuda::std::equal_to<int>{}, op);
+    } else if constexpr (Form == scan_form::transform) {
+      thrust::transform_inclusive_scan(Policy{}.on(scan_stream), in.begin(), in.end(), out.begin(), halve<T>{}, op);
+    } else {
+      thrust::inclusive_scan(Policy{}.on(scan_stream), in.begin(), in.end(), out.begin(), op);
+    }
     check(cudaStreamSynchronize(scan_stream), "scan");
     seen.insert(bytes_of(out.to_host()));
   }
@@ -142,6 +159,12 @@ TYPED_TEST(DeterminismTest, FloatingPointRepeatsWherePromised) {
   for (const std::int64_t n : sizes) {
     EXPECT_EQ(1u, (distinct_results<P, float>(n, ::cuda::std::plus<>{}, 3))) << "float sum, n=" << n;
     EXPECT_EQ(1u, (distinct_results<P, double>(n, ::cuda::std::plus<>{}, 4))) << "double sum, n=" << n;
+    // By key and through a transform too (policy.cuh): keyed floats take the 8-byte accumulators' tiles,
+    // a transform's values its result type's.
+    EXPECT_EQ(1u, (distinct_results<P, float, scan_form::by_key>(n, ::cuda::std::plus<>{}, 6)))
+        << "by-key float sum, n=" << n;
+    EXPECT_EQ(1u, (distinct_results<P, double, scan_form::transform>(n, ::cuda::std::plus<>{}, 7)))
+        << "transform double sum, n=" << n;
   }
   if (limit >= 0) {  // no promise here: what happened is recorded, not asserted
     const std::size_t distinct = distinct_results<P, float>(std::int64_t{1} << 24, ::cuda::std::plus<>{}, 5);
