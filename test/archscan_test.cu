@@ -7,10 +7,12 @@
 #include <functional>
 
 #include <thrust/count.h>
+#include <thrust/functional.h>
 #include <thrust/mr/allocator.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/system/cuda/memory_resource.h>
+#include <thrust/transform.h>
 
 #include <archscan/archscan.cuh>
 
@@ -153,6 +155,24 @@ TYPED_TEST(OverloadTest, OtherAlgorithmsUseThrustBackend) {
     EXPECT_THROW(others(), thrust::system_error);
   }
   EXPECT_EQ(snapshot(), before);
+}
+
+// ... on the policy's stream: captured there, a non-scan algorithm's kernels land in the graph (work
+// on another stream would be missing from it, and on the legacy stream would invalidate the capture).
+TEST(OtherAlgorithms, RunOnThePolicysStream) {
+  ARCHSCAN_REQUIRE_GPU();
+  buffers b;
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+  thrust::transform(archscan::native_nosync.on(s), b.in, b.in + buffers::n, b.out, thrust::negate<int>());
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+  std::size_t nodes = 0;
+  EXPECT_EQ(cudaGraphGetNodes(graph, nullptr, &nodes), cudaSuccess);
+  EXPECT_GT(nodes, 0u);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
 }
 
 }  // namespace
