@@ -230,6 +230,7 @@ TEST(PolicyStorage, ComesFromArchscansOwnPool) {
   const auto small = archscan::get_temporary_buffer<double>(policy, 3);
   ASSERT_NE(large.first.get(), nullptr);
   ASSERT_NE(small.first.get(), nullptr);
+  ARCHSCAN_CUDA_OK(cudaStreamSynchronize(s));  // the allocations made in stream order
   const CUmemoryPool pool = pool_of(large.first.get());
   EXPECT_NE(pool, nullptr) << "not from a pool";
   int device = 0;
