@@ -169,14 +169,16 @@ built_from() { hash_of include src test perf cmake CMakeLists.txt CMakePresets.j
 # refusing programs packed from other sources.
 build_or_unpack() {
   [ -n "${ARCHSCAN_PREBUILT:-}" ] || { build_targets "$@"; return; }
-  if [ ! -f "$build/.prebuilt" ] && ! { mkdir -p "$build" && tar -xmJf "$ARCHSCAN_PREBUILT" -C "$build"; }; then
-    build_note="could not unpack ARCHSCAN_PREBUILT=$ARCHSCAN_PREBUILT into $build"
-    return 2
+  if [ ! -f "$build/.prebuilt" ]; then
+    if ! { mkdir -p "$build" && tar -xmJf "$ARCHSCAN_PREBUILT" -C "$build"; }; then
+      build_note="could not unpack ARCHSCAN_PREBUILT=$ARCHSCAN_PREBUILT into $build"
+      return 2
+    fi
+    # gtest's discovery scripts include the packing machine's CMake module by absolute path; the archive
+    # carries that module, and this machine's CMake may be another version or live elsewhere.
+    [ ! -f "$build/GoogleTestAddTests.cmake" ] || find "$build" -name '*_include.cmake' -exec sed -i \
+      "s|include(\"[^\"]*/GoogleTestAddTests.cmake\")|include(\"$(realpath "$build")/GoogleTestAddTests.cmake\")|" {} +
   fi
-  # gtest's discovery scripts include the packing machine's CMake module by absolute path; the archive
-  # carries that module, and this machine's CMake may be another version or live elsewhere.
-  [ ! -f "$build/GoogleTestAddTests.cmake" ] || find "$build" -name '*_include.cmake' -exec sed -i \
-    "s|include(\"[^\"]*/GoogleTestAddTests.cmake\")|include(\"$(realpath "$build")/GoogleTestAddTests.cmake\")|" {} +
   [ "$(cat "$build/.prebuilt" 2> /dev/null)" = "$(built_from)" ] && return 0
   build_note="ARCHSCAN_PREBUILT's programs were built from other sources than this tree's (pack again)"
   return 2
@@ -379,11 +381,11 @@ step_pack() {
   build_targets archscan-tests || { verdict=$?; note=$build_note; return; }
   # The programs and what ctest reads (CTestTestfile.cmake, gtest's discovery scripts, the cache), no
   # objects. ctest's files name the build folder and the sources by absolute path: unpack at the same path.
-  built_from > "$build/.prebuilt"
   cp "$(cache_value CMAKE_ROOT)/Modules/GoogleTestAddTests.cmake" "$build/" || {
     verdict=2 note="no GoogleTestAddTests.cmake under CMAKE_ROOT $(cache_value CMAKE_ROOT)"
     return
   }
+  built_from > "$build/.prebuilt"
   mapfile -t files < <(cd "$build" && find . -name CMakeFiles -prune -o -type f \( -perm -u+x -o -name '*.cmake' \
     -o -name CMakeCache.txt -o -name .prebuilt -o -name .gpu_sh_configure \) -print)
   XZ_OPT=${XZ_OPT:--T0} limited tar -cJf "$archive" -C "$build" "${files[@]}" > "$dir/pack.log" 2>&1
