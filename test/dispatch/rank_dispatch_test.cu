@@ -70,6 +70,7 @@ TEST(CommPolicy, NcclErrorsCarryNcclsMessage) {
   } catch (const thrust::system_error& e) {
     EXPECT_EQ(static_cast<int>(ncclInvalidArgument), e.code().value());
     EXPECT_NE(std::string(e.what()).find(ncclGetErrorString(ncclInvalidArgument)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("archscan: test"), std::string::npos) << e.what();  // names `what`
   }
 }
 
