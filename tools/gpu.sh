@@ -178,6 +178,12 @@ build_or_unpack() {
     # carries that module, and this machine's CMake may be another version or live elsewhere.
     [ ! -f "$build/GoogleTestAddTests.cmake" ] || find "$build" -name '*_include.cmake' -exec sed -i \
       "s|include(\"[^\"]*/GoogleTestAddTests.cmake\")|include(\"$(realpath "$build")/GoogleTestAddTests.cmake\")|" {} +
+    # ctest's files run the host tools' tests with the packing machine's Python by absolute path.
+    local py here
+    py=$(cache_value _Python3_EXECUTABLE)
+    if [ -n "$py" ] && [ ! -x "$py" ] && here=$(command -v python3); then
+      find "$build" -name CTestTestfile.cmake -exec sed -i "s|\"$py\"|\"$here\"|g" {} +
+    fi
   fi
   [ "$(cat "$build/.prebuilt" 2> /dev/null)" = "$(built_from)" ] && return 0
   build_note="ARCHSCAN_PREBUILT's programs were built from other sources than this tree's (pack again)"

@@ -170,7 +170,10 @@ check "another label: not the stamped suite" grep -q -- "-L ^gpu" "$FAKE_LOG"
 : > "$FAKE_LOG"
 mkdir -p "$tmp/build/test/CMakeFiles"
 printf '#!/bin/sh\n' > "$tmp/build/test/a_test" && chmod +x "$tmp/build/test/a_test"
-echo "# ctest's" > "$tmp/build/test/CTestTestfile.cmake" && echo "an object" > "$tmp/build/test/CMakeFiles/a.o"
+echo "an object" > "$tmp/build/test/CMakeFiles/a.o"
+# ctest's file names the packing machine's Python by absolute path, which the GPU machine may lack.
+echo 'add_test([=[a_tool]=] "/packing/bin/python3" "a_tool.py")' > "$tmp/build/test/CTestTestfile.cmake"
+echo '_Python3_EXECUTABLE:INTERNAL=/packing/bin/python3' >> "$tmp/build/CMakeCache.txt"
 # gtest's discovery script names this machine's CMake module by absolute path.
 echo 'include("/packing/cmake/Modules/GoogleTestAddTests.cmake")' > "$tmp/build/test/a_test[1]_include.cmake"
 ARCHSCAN_PREBUILT=$tmp/prebuilt.tar.xz "$gpu_sh" pack > "$tmp/o" 2>&1
@@ -189,6 +192,8 @@ check "suite from the archive: nothing configured or built" [ "$(grep -c '^cmake
 check "suite from the archive: the programs unpacked" [ -x "$tmp/build/test/a_test" ]
 check "suite from the archive: discovery includes the carried module" \
   grep -qF "include(\"$(realpath "$tmp/build")/GoogleTestAddTests.cmake\")" "$tmp/build/test/a_test[1]_include.cmake"
+check "suite from the archive: the tools' tests run this machine's python3" \
+  grep -qF "add_test([=[a_tool]=] \"$(command -v python3)\" \"a_tool.py\")" "$tmp/build/test/CTestTestfile.cmake"
 check "suite from the archive: the tests ran" grep -qE ': 5 tests, 3 passed, 1 failed, 1 skipped;' <(tail -n 1 "$tmp/o")
 ARCHSCAN_PREBUILT=$tmp/missing.tar.xz ARCHSCAN_BUILD_DIR=$tmp/build2 "$gpu_sh" suite > "$tmp/o" 2>&1
 check "a missing archive: exit 1, said" grep -q 'could not unpack ARCHSCAN_PREBUILT' <(tail -n 1 "$tmp/o")
