@@ -109,8 +109,6 @@ TYPED_TEST(PolicyTest, TwoStreamsConcurrently) {
   for (auto& x : s) cudaStreamDestroy(x);
 }
 
-// Non-blocking policies inside stream capture: the graph is replayed with new inputs each time.
-// Blocking policies must refuse capture with thrust::system_error (they would have to synchronize).
 //! The work captured on a stream since cudaStreamBeginCapture, instantiated; destroyed with it.
 struct captured_graph {
   cudaGraph_t graph    = nullptr;
@@ -125,6 +123,8 @@ struct captured_graph {
   }
 };
 
+// Non-blocking policies inside stream capture: the graph is replayed with new inputs each time.
+// Blocking policies must refuse capture with thrust::system_error (they would have to synchronize).
 TYPED_TEST(PolicyTest, GraphCapture) {
   ARCHSCAN_REQUIRE_GPU();
   using P = typename TypeParam::policy;
