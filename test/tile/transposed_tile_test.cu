@@ -1,25 +1,39 @@
 // tile/transposed_tile.cuh, host: the shared memory the tile adds to its shape's (transposed_io.cuh,
 // tested in tile/transposed_io_test.cu): the cluster's slots, one per tile of a cluster, placed after
 // the tile's own bytes and within its limit for the shipped rows; and the aggregates an ordered wave
-// stages in the exchange regions, whole segments of 32 that fit there with their bank padding. What
-// the tile scans is checked on the GPU through its routes and kernels (tile/routed_tile_test.cu,
-// kernel/transposed_kernels_test.cu) and by every scan test.
+// stages in the exchange regions, whole segments of 32 that fit there with their bank padding. Which
+// tiles sum packed bytes a word at a time (`sums_words`). What the tile scans is checked on the GPU
+// through its routes and kernels (tile/routed_tile_test.cu, kernel/transposed_kernels_test.cu) and by
+// every scan test; here, on the GPU, the word-at-a-time byte sums against the item-by-item scan (the same
+// bits), CUB and a host reference, on every route, at tile boundaries, off 16 bytes, in place and past
+// 2^31 items.
 
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include <gtest/gtest.h>
+#include <thrust/equal.h>
+#include <thrust/scan.h>
 
+#include <archscan/archscan.cuh>
 #include <archscan/tile/transposed_tile.cuh>
 #include <archscan/tuning/native.cuh>
 #include <archscan/tuning/tile_config.cuh>
+#include <cuda/functional>
 #include <cuda/std/functional>
 
+#include "support/cub.cuh"
+#include "support/device_buffer.cuh"
+#include "support/gpu.cuh"
+#include "support/policies.cuh"
 #include "support/values.cuh"
 
 namespace transposed_tile_test {
 
 namespace detail = archscan::detail;
 using archscan::native_tuning;
+using archscan::test::device_buffer;
 
 template <class T, class Op>
 using problem = detail::scan_problem<const T*, T*, T, detail::callable<Op>, detail::identity_finish,
@@ -57,6 +71,143 @@ TEST(TransposedTileSharedMemory, ClusterSlotsAndStagedAggregatesFit) {
   expect_cluster_slots_and_staged_aggregates<tile_of<archscan::test::mat2, archscan::test::mat2_mul>>();
   // A transposing tile of 4-byte items stages more than one segment's aggregates.
   static_assert(tile_of<int>::transposes && tile_of<int>::staged_aggregates > archscan::tile::segment_tiles);
+}
+
+//! native with its packed one-byte sums a word at a time (tuning/native.cuh, packed_byte_sums).
+struct byte_sums_tuning : native_tuning {
+  static constexpr bool packed_byte_sums = true;
+};
+template <class Tuning, class T, class Op = ::cuda::std::plus<>, class Finish = detail::identity_finish>
+using packed_tile = archscan::tile::transposed_tile<
+    detail::scan_problem<const T*, T*, T, detail::callable<Op>, Finish, detail::scan_kind::inclusive, false>,
+    archscan::tile_config<Tuning, native_tuning::packed_rows::row_1, 64>>;
+struct negate_finish {
+  template <class T>
+  __host__ __device__ T operator()(const T& x) const {
+    return static_cast<T>(-x);
+  }
+};
+
+TEST(TransposedTileByteSums, OnlyPackedByteSumsTheTuningAsksForSumWords) {
+  static_assert(packed_tile<byte_sums_tuning, std::int8_t>::packs_items);
+  static_assert(packed_tile<byte_sums_tuning, std::int8_t>::sums_words);
+  static_assert(packed_tile<byte_sums_tuning, std::uint8_t, ::cuda::std::plus<std::uint8_t>>::sums_words);
+  static_assert(!packed_tile<native_tuning, std::int8_t>::sums_words, "the shipped tuning: item by item");
+  static_assert(!packed_tile<byte_sums_tuning, std::int8_t, ::cuda::maximum<>>::sums_words);
+  static_assert(!packed_tile<byte_sums_tuning, std::int8_t, ::cuda::std::plus<>, negate_finish>::sums_words);
+  static_assert(!packed_tile<byte_sums_tuning, std::int16_t>::sums_words);
+  SUCCEED();
+}
+
+//! Wrapping sums of `in` on the host, inclusive or exclusive after `init`.
+template <class T>
+std::vector<T> host_sums(const std::vector<T>& in, bool exclusive, T init) {
+  std::vector<T> out(in.size());
+  T run = init;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const T next = i == 0 && !exclusive ? in[0] : static_cast<T>(run + in[i]);
+    out[i]       = exclusive ? run : next;
+    run          = next;
+  }
+  return out;
+}
+
+//! One scan of `n` items at offsets `in_off` and `out_off` (0 or 1: off 16 bytes; the same buffer for
+//! in place) by `Policy` (byte sums) and by native (item by item): the same bits, and those of CUB and
+//! the host.
+template <class Policy, class T>
+void expect_byte_sums(std::int64_t n, int in_off, int out_off, bool in_place, bool exclusive) {
+  const T init = static_cast<T>(exclusive ? 101 : 0);
+  const auto h = archscan::test::random_values<T>(n + 1, static_cast<std::uint64_t>(n) * 3 + in_off);
+  device_buffer<T> d_in(h), d_out(n + 1), d_native(n + 1), d_cub(n + 1);
+  T* in  = d_in.get() + in_off;
+  T* out = in_place ? in : d_out.get() + out_off;
+  d_out.poison();
+  d_native.poison();
+  d_cub.poison();
+  const auto scan = [&](const auto& policy, T* first, T* result) {
+    if (exclusive) return thrust::exclusive_scan(policy, first, first + n, result, init);
+    return thrust::inclusive_scan(policy, first, first + n, result);
+  };
+  ASSERT_EQ(scan(archscan::policy<native_tuning, false>{}, in, d_native.get()), d_native.get() + n);
+  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(exclusive ? archscan::test::scan_form::exclusive_init
+                                                            : archscan::test::scan_form::inclusive,
+                                                  in, d_cub.get(), ::cuda::std::plus<>{}, init, n));
+  ASSERT_EQ(scan(Policy{}, in, out), out + n);
+  ARCHSCAN_CUDA_OK(cudaDeviceSynchronize());
+  const std::vector<T> first(h.begin() + in_off, h.begin() + in_off + n);
+  const auto want   = host_sums(first, exclusive, init);
+  const auto ours   = (in_place ? d_in : d_out).to_host();
+  const auto native = d_native.to_host();
+  const auto cub    = d_cub.to_host();
+  const int at      = in_place ? in_off : out_off;
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(ours[at + i], want[i]) << "n " << n << ", item " << i;
+    ASSERT_EQ(native[i], want[i]) << "native, n " << n << ", item " << i;
+    ASSERT_EQ(cub[i], want[i]) << "CUB, n " << n << ", item " << i;
+  }
+  if (!in_place && out_off == 0) {
+    T poison;
+    std::memset(&poison, 0xA5, sizeof(T));
+    ASSERT_EQ(ours[n], poison) << "n " << n << ": nothing written past the end";
+  }
+}
+
+template <class Policy, class T>
+void expect_byte_sums_at_every_size() {
+  // Single tiles of 4, 8 and 16 items a thread, small tiles (256 x 16) and full ones (256 x 64), at their
+  // boundaries +-1, a wave's worth, a look-back's, and a random size.
+  const std::int64_t sizes[] = {
+      1,        2,     1023, 1024, 1025, 4095, 4096, 4097, 16383, 16384, 16385, 65537, 16384 * 264 + 1, (1 << 22) - 1,
+      20000003, 777777};
+  for (const std::int64_t n : sizes) {
+    for (const bool exclusive : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << (exclusive ? " exclusive" : " inclusive"));
+      expect_byte_sums<Policy, T>(n, 0, 0, false, exclusive);
+      if (n == 16385 || n == 777777) {
+        expect_byte_sums<Policy, T>(n, 1, 0, false, exclusive);
+        expect_byte_sums<Policy, T>(n, 0, 1, false, exclusive);
+        expect_byte_sums<Policy, T>(n, 0, 0, true, exclusive);
+      }
+    }
+  }
+}
+
+TEST(TransposedTileByteSums, SameBitsAsItemByItemCubAndHost) {
+  ARCHSCAN_REQUIRE_GPU();
+  using byte_sums = archscan::policy<byte_sums_tuning, false>;
+  expect_byte_sums_at_every_size<byte_sums, std::int8_t>();
+  expect_byte_sums_at_every_size<byte_sums, std::uint8_t>();
+}
+
+TEST(TransposedTileByteSums, SameBitsOnTheLookbackAlone) {
+  ARCHSCAN_REQUIRE_GPU();
+  expect_byte_sums_at_every_size<archscan::policy<archscan::test::lookback_only<byte_sums_tuning>, false>,
+                                 std::int8_t>();
+}
+
+TEST(TransposedTileByteSums, MoreThanTwoToTheThirtyOneItems) {
+  ARCHSCAN_REQUIRE_GPU();
+  const std::int64_t n   = (std::int64_t{1} << 31) + 4099;
+  std::size_t free_bytes = 0, total = 0;
+  ARCHSCAN_CUDA_OK(cudaMemGetInfo(&free_bytes, &total));
+  if (free_bytes < static_cast<std::size_t>(n) * 3 + (1ull << 30)) GTEST_SKIP() << "needs ~7 GB of device memory";
+  const auto h = archscan::test::random_values<std::int8_t>(n, 5);
+  device_buffer<std::int8_t> d_in(h), d_out(n), d_cub(n);
+  d_out.poison();
+  d_cub.poison();
+  ASSERT_EQ(
+      thrust::inclusive_scan(archscan::policy<byte_sums_tuning, false>{}, d_in.begin(), d_in.end(), d_out.begin()),
+      d_out.end());
+  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(archscan::test::scan_form::inclusive, d_in.get(), d_cub.get(),
+                                                  ::cuda::std::plus<>{}, std::int8_t{}, n));
+  EXPECT_TRUE(thrust::equal(thrust::cuda::par, d_out.begin(), d_out.end(), d_cub.begin()));
+  const auto out  = d_out.to_host();
+  std::int8_t run = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    run = static_cast<std::int8_t>(run + h[i]);
+    if (i % 4099 == 0 || i >= n - 100000) ASSERT_EQ(out[i], run) << "item " << i;
+  }
 }
 
 }  // namespace transposed_tile_test

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <archscan/detail/byte_sums.cuh>
 #include <archscan/detail/hook_traits.cuh>
 #include <archscan/detail/l2_prefetch.cuh>
 #include <archscan/detail/math.cuh>
@@ -72,6 +73,14 @@ struct transposed_tile : transposed_io<Problem, Config> {
   static constexpr bool cluster_fits      = cluster_smem <= smem_limit;
   static constexpr int cluster_smem_bytes = static_cast<int>(cluster_smem);
   static_assert(cluster_exchange::max_blocks <= segment_tiles, "a cluster's tiles fold as one segment");
+
+  //! Packed one-byte sums scan a word at a time where the tuning asks (`packed_byte_sums`,
+  //! detail/byte_sums.cuh): fewer instructions, and a chain of one a word. Only where an item's bits
+  //! are its accumulator's and an output's bits its sum's: integral elements (not bool), no finishing step.
+  static constexpr bool sums_words =
+      packs_items && Config::packed_byte_sums && detail::sums_bytes<typename Problem::op_type, T>::value &&
+      detail::byte_integer<typename io::in_element> && detail::byte_integer<out_element> &&
+      std::is_same_v<typename Problem::finish_type, detail::identity_finish>;
 
   using state_t = tile_state<T, packs_state<Config::packed_status, T>>;
   using look    = window_lookback<T, Config>;
@@ -173,9 +182,13 @@ struct transposed_tile : transposed_io<Problem, Config> {
     if constexpr (packs_items) {
       typename packed_vectors::packed x;
       packed::load_packed(p, base, rest, s, x);
-      scan_items(
-          p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
-          [&](int j, const T& scanned) { x.set(j, static_cast<out_element>(p.finish(scanned))); });
+      if constexpr (sums_words) {
+        scan_byte_words(p, tile, s, find_prefix, x);
+      } else {
+        scan_items(
+            p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
+            [&](int j, const T& scanned) { x.set(j, static_cast<out_element>(p.finish(scanned))); });
+      }
       packed::store_packed(p, base, rest, s, x);
       hooks::mark(tile, tile_event::stored);
       return;
@@ -205,15 +218,38 @@ struct transposed_tile : transposed_io<Problem, Config> {
                                     Item item, Put put) {
     // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
     const T thread_total = reduce(item, p.op);
+    rescan_items(p, running_start(p, tile, s, find_prefix, thread_total), item, put);
+  }
+
+  //! A packed tile of one-byte sums (`sums_words`): scan_items' thread total and rescan a word of four
+  //! items at a time (detail/byte_sums.cuh), the outputs written over the items. The same bits.
+  template <class FindPrefix>
+  __device__ static void scan_byte_words(const Problem& p, std::int64_t tile, const smem_view& s,
+                                         FindPrefix find_prefix, typename packed_vectors::packed& x) {
+    constexpr int words = static_cast<int>(sizeof(x.words) / sizeof(x.words[0]));
+    unsigned sums[2]    = {0u, 0u};  // two chains of dot products, each half as long
+#pragma unroll
+    for (int w = 0; w < words; ++w) sums[w % 2] = detail::word_byte_sum(x.words[w], sums[w % 2]);
+    const detail::maybe<T> start = running_start(p, tile, s, find_prefix, static_cast<T>(sums[0] + sums[1]));
+    // Without a start (tile 0's first thread, no seed) the inclusive sums start from zero: the same bits.
+    unsigned running = start.valid ? static_cast<unsigned char>(start.value) : 0u;
+#pragma unroll
+    for (int w = 0; w < words; ++w) x.words[w] = detail::word_byte_scan<Problem::exclusive>(x.words[w], running);
+  }
+
+  //! What this thread's rescan starts from, given its items' total: the block scan of the thread totals,
+  //! the tile's exclusive prefix (the seed for tile 0, if any, else what `find_prefix` leaves), then
+  //! thread_prefix.
+  template <class FindPrefix>
+  __device__ static detail::maybe<T> running_start(const Problem& p, std::int64_t tile, const smem_view& s,
+                                                   FindPrefix find_prefix, const T& thread_total) {
     T thread_exclusive;
     const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
     hooks::mark(tile, tile_event::aggregated);
-    // The tile's exclusive prefix: the seed for tile 0 (if any), else what find_prefix left.
     find_prefix(aggregate);
     hooks::mark(tile, tile_event::prefixed);
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
-
-    rescan_items(p, thread_prefix(p, tile_prefix, thread_exclusive), item, put);
+    return thread_prefix(p, tile_prefix, thread_exclusive);
   }
 
   //! This thread's items, read by `item(j)`, rescanned in order from `start` (thread_prefix): `put(j,

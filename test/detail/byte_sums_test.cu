@@ -1,0 +1,102 @@
+// detail/byte_sums.cuh, host: the word-at-a-time sums of one-byte integers, through the host's
+// emulation of __dp4a and __byte_perm (the same code the device runs around the two intrinsics). A
+// word's running sums and total match an item-by-item fold modulo 256 for random words and running
+// values, inclusive and exclusive, and the chain of words matches a whole thread's items; which
+// operators and types qualify. The same sums on the GPU, inside the tile, against the item-by-item
+// scan and CUB: test/tile/transposed_tile_test.cu.
+
+#include <cstdint>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include <archscan/detail/byte_sums.cuh>
+#include <cuda/functional>
+
+namespace byte_sums_test {
+
+namespace detail = archscan::detail;
+
+unsigned byte_of(unsigned w, int k) { return (w >> (8 * k)) & 0xffu; }
+
+TEST(ByteSums, DotBytesAndPickBytesFollowTheIntrinsics) {
+  // __dp4a on unsigned bytes: c + sum of the products of the bytes at each place.
+  EXPECT_EQ(detail::dot_bytes(0x04030201u, 0x01010101u, 10u), 10u + 1 + 2 + 3 + 4);
+  EXPECT_EQ(detail::dot_bytes(0xff000000u, 0x01000000u, 0u), 255u);
+  EXPECT_EQ(detail::dot_bytes(0xffffffffu, 0x01010101u, 0xffffff00u), 0xffffff00u + 4 * 255u);
+  EXPECT_EQ(detail::dot_bytes(0x04030201u, 0x00010001u, 0u), 1u + 3);
+  // __byte_perm: selector nibble k names the byte of hi:lo that lands in byte k.
+  EXPECT_EQ(detail::pick_bytes(0x33221100u, 0x77665544u, 0x3210u), 0x33221100u);
+  EXPECT_EQ(detail::pick_bytes(0x33221100u, 0x77665544u, 0x7654u), 0x77665544u);
+  EXPECT_EQ(detail::pick_bytes(0x33221100u, 0x77665544u, 0x5410u), 0x55441100u);
+  EXPECT_EQ(detail::pick_bytes(0x33221100u, 0x77665544u, 0x0040u), 0x00004400u);
+}
+
+template <bool Exclusive>
+void expect_word_scans() {
+  std::mt19937 rng(Exclusive ? 7u : 11u);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const unsigned w = rng();
+    // Bits above the running value's low byte are carries of earlier words: any value at all.
+    const unsigned start = trial % 3 == 0 ? (rng() & 0xffu) : rng();
+    unsigned running     = start;
+    const unsigned out   = detail::word_byte_scan<Exclusive>(w, running);
+    unsigned r           = start & 0xffu;
+    for (int k = 0; k < 4; ++k) {
+      const unsigned inclusive = (r + byte_of(w, k)) & 0xffu;
+      ASSERT_EQ(byte_of(out, k), Exclusive ? r : inclusive)
+          << std::hex << "word " << w << " start " << start << " byte " << k;
+      r = inclusive;
+    }
+    ASSERT_EQ(running & 0xffu, r) << std::hex << "word " << w << " start " << start;
+    ASSERT_EQ(detail::word_byte_sum(w, start) & 0xffu,
+              (start + byte_of(w, 0) + byte_of(w, 1) + byte_of(w, 2) + byte_of(w, 3)) & 0xffu);
+  }
+}
+
+TEST(ByteSums, WordScanMatchesItemByItemInclusive) { expect_word_scans<false>(); }
+TEST(ByteSums, WordScanMatchesItemByItemExclusive) { expect_word_scans<true>(); }
+
+// A thread's 64 signed items, as the tile chains its 16 words: the same bits as int8 addition.
+TEST(ByteSums, ChainOfWordsMatchesSignedBytes) {
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::int8_t items[64];
+    unsigned words[16] = {};
+    for (int j = 0; j < 64; ++j) {
+      items[j] = static_cast<std::int8_t>(rng());
+      words[j / 4] |= static_cast<unsigned>(static_cast<std::uint8_t>(items[j])) << (8 * (j % 4));
+    }
+    const auto seed  = static_cast<std::int8_t>(rng());
+    unsigned running = static_cast<unsigned char>(seed);
+    std::int8_t want = seed;
+    unsigned total   = 0;
+    for (int w = 0; w < 16; ++w) {
+      total              = detail::word_byte_sum(words[w], total);
+      const unsigned out = detail::word_byte_scan<false>(words[w], running);
+      for (int k = 0; k < 4; ++k) {
+        want = static_cast<std::int8_t>(want + items[4 * w + k]);
+        ASSERT_EQ(static_cast<std::int8_t>(byte_of(out, k)), want) << "item " << 4 * w + k;
+      }
+    }
+    std::int8_t sum = 0;
+    for (const std::int8_t x : items) sum = static_cast<std::int8_t>(sum + x);
+    ASSERT_EQ(static_cast<std::int8_t>(total), sum);
+  }
+}
+
+TEST(ByteSums, OnlyPlusOnOneByteIntegersQualifies) {
+  using detail::callable;
+  using detail::sums_bytes;
+  static_assert(sums_bytes<callable<::cuda::std::plus<>>, std::int8_t>::value);
+  static_assert(sums_bytes<callable<::cuda::std::plus<std::uint8_t>>, std::uint8_t>::value);
+  static_assert(sums_bytes<callable<const ::cuda::std::plus<int>>, char>::value, "an int sum wraps as well");
+  static_assert(!sums_bytes<callable<::cuda::std::plus<float>>, std::int8_t>::value);
+  static_assert(!sums_bytes<callable<::cuda::std::plus<>>, std::int16_t>::value);
+  static_assert(!sums_bytes<callable<::cuda::std::plus<>>, bool>::value);
+  static_assert(!sums_bytes<callable<::cuda::maximum<>>, std::int8_t>::value);
+  static_assert(detail::byte_integer<unsigned char> && !detail::byte_integer<bool> && !detail::byte_integer<short>);
+  SUCCEED();
+}
+
+}  // namespace byte_sums_test
