@@ -5,7 +5,6 @@
 //! has landed (dispatch/<family>.cuh specializes `family_dispatch`). No edit is needed here when
 //! kepler or turing land: the next build picks them up.
 
-#include <limits>
 #include <tuple>
 #include <type_traits>
 
@@ -117,33 +116,17 @@ template <class Tuning>
 inline const policy<Tuning, false> nosync_policy{};
 
 //! The probe's list (perf/native_probe.sh, perf/binary_ab.sh; archscan-bench built with
-//! ARCHSCAN_BENCH_SCANS=probe): native beside its tree walk (what determinism costs), the control for
-//! a change to the ordered fold (as for d7d9f05's segment-relative fold). Each probe edits it; earlier probes' shapes
-//! and switches (other rows through `shape_row`, scalar access, look-back waits) are in git's history
-//! and docs/design-notes.md.
-//! Last: what the routes that cost the most machine code earn, so that a call may instantiate fewer
-//! kernels: native beside the same tuning with no wave of tiles (wave_max_tiles 1: problems of more
-//! than one tile take the look-back, or a cluster), with no small tiles (small_tiles_max 0: the full
-//! tiles take those problems), never staged (staged_min_memory_gbps past any device's) and with no
-//! large tiles in the 8-byte row (native_row8_staged).
-template <int MaxTiles>
-struct native_wave_limit : native_tuning {
-  static constexpr int wave_max_tiles = MaxTiles;
+//! ARCHSCAN_BENCH_SCANS=probe): native beside its variants. Each probe edits it; earlier probes' lists
+//! (the tree walk, other rows through `shape_row`, scalar access, look-back waits, the routes that cost
+//! the most machine code) are in git's history and docs/design-notes.md.
+//! Last: native beside the same tuning with its packed one-byte sums scanned a word at a time
+//! (tuning/native.cuh, packed_byte_sums; detail/byte_sums.cuh).
+struct native_byte_sums : native_tuning {
+  static constexpr bool packed_byte_sums = true;
 };
-struct native_no_small_tiles : native_tuning {
-  static constexpr int small_tiles_max = 0;
-};
-struct native_never_staged : native_tuning {
-  static constexpr int staged_min_memory_gbps = std::numeric_limits<int>::max();
-};
-using native_no_large_row8 = native_row8_staged<native_tuning::row_8::staged_from_items,
-                                                native_tuning::row_8::staged_min_blocks_per_sm, INT64_MAX>;
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_wave_limit<1>, false>>{"archscan::native_no_wave_nosync", {}},
-                         named_policy<policy<native_no_small_tiles, false>>{"archscan::native_no_small_nosync", {}},
-                         named_policy<policy<native_never_staged, false>>{"archscan::native_no_staged_nosync", {}},
-                         named_policy<policy<native_no_large_row8, false>>{"archscan::native_no_large8_nosync", {}});
+                         named_policy<policy<native_byte_sums, false>>{"archscan::native_byte_sums_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.
