@@ -218,11 +218,21 @@ struct transposed_tile : transposed_io<Problem, Config> {
                                     Item item, Put put) {
     // Thread total by pairwise reduction (independent operations, guide 4.1.1), operands in order.
     const T thread_total = reduce(item, p.op);
-    rescan_items(p, running_start(p, tile, s, find_prefix, thread_total), item, put);
+    T thread_exclusive;
+    const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
+    hooks::mark(tile, tile_event::aggregated);
+    // The tile's exclusive prefix: the seed for tile 0 (if any), else what find_prefix left.
+    find_prefix(aggregate);
+    hooks::mark(tile, tile_event::prefixed);
+    const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
+
+    rescan_items(p, thread_prefix(p, tile_prefix, thread_exclusive), item, put);
   }
 
-  //! A packed tile of one-byte sums (`sums_words`): scan_items' thread total and rescan a word of four
-  //! items at a time (detail/byte_sums.cuh), the outputs written over the items. The same bits.
+  //! A packed tile of one-byte sums (`sums_words`): scan_items' steps, its thread total and rescan a
+  //! word of four items at a time (detail/byte_sums.cuh), the outputs written over the items. The same
+  //! bits. The steps between stay written twice: through one helper, the 16-byte product's kernels
+  //! compiled to other SASS (tools/same_sass.sh).
   template <class FindPrefix>
   __device__ static void scan_byte_words(const Problem& p, std::int64_t tile, const smem_view& s,
                                          FindPrefix find_prefix, typename packed_vectors::packed& x) {
@@ -230,26 +240,18 @@ struct transposed_tile : transposed_io<Problem, Config> {
     unsigned sums[2]    = {0u, 0u};  // two chains of dot products, each half as long
 #pragma unroll
     for (int w = 0; w < words; ++w) sums[w % 2] = detail::word_byte_sum(x.words[w], sums[w % 2]);
-    const detail::maybe<T> start = running_start(p, tile, s, find_prefix, static_cast<T>(sums[0] + sums[1]));
-    // Without a start (tile 0's first thread, no seed) the inclusive sums start from zero: the same bits.
-    unsigned running = start.valid ? static_cast<unsigned char>(start.value) : 0u;
-#pragma unroll
-    for (int w = 0; w < words; ++w) x.words[w] = detail::word_byte_scan<Problem::exclusive>(x.words[w], running);
-  }
-
-  //! What this thread's rescan starts from, given its items' total: the block scan of the thread totals,
-  //! the tile's exclusive prefix (the seed for tile 0, if any, else what `find_prefix` leaves), then
-  //! thread_prefix.
-  template <class FindPrefix>
-  __device__ static detail::maybe<T> running_start(const Problem& p, std::int64_t tile, const smem_view& s,
-                                                   FindPrefix find_prefix, const T& thread_total) {
     T thread_exclusive;
-    const T aggregate = scan::exclusive_scan(thread_total, thread_exclusive, p.op, *s.scan_storage);
+    const T aggregate =
+        scan::exclusive_scan(static_cast<T>(sums[0] + sums[1]), thread_exclusive, p.op, *s.scan_storage);
     hooks::mark(tile, tile_event::aggregated);
     find_prefix(aggregate);
     hooks::mark(tile, tile_event::prefixed);
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
-    return thread_prefix(p, tile_prefix, thread_exclusive);
+    const detail::maybe<T> start       = thread_prefix(p, tile_prefix, thread_exclusive);
+    // Without a start (tile 0's first thread, no seed) the inclusive sums start from zero: the same bits.
+    unsigned running = start.valid ? static_cast<unsigned char>(start.value) : 0u;
+#pragma unroll
+    for (int w = 0; w < words; ++w) x.words[w] = detail::word_byte_scan<Problem::exclusive>(x.words[w], running);
   }
 
   //! This thread's items, read by `item(j)`, rescanned in order from `start` (thread_prefix): `put(j,
