@@ -120,13 +120,36 @@ inline const policy<Tuning, false> nosync_policy{};
 //! (the tree walk, other rows through `shape_row`, scalar access, look-back waits, the routes that cost
 //! the most machine code) are in git's history and docs/design-notes.md.
 //! Last: native beside the same tuning with its packed one-byte sums scanned a word at a time
-//! (tuning/native.cuh, packed_byte_sums; detail/byte_sums.cuh).
+//! (tuning/native.cuh, packed_byte_sums; detail/byte_sums.cuh), at 4 and at 5 blocks an SM; and
+//! (probe_walk_policies) the look-back's two walks for plain accumulators.
 struct native_byte_sums : native_tuning {
   static constexpr bool packed_byte_sums = true;
 };
+//! The same at 5 blocks an SM for int8's packed tiles (48 registers: the word-at-a-time sums fit them
+//! without spills, sm_90 ptxas; the item-by-item scan spills 4 bytes there). The same tiles, the same bits.
+struct native_byte_sums_5 : native_byte_sums {
+  struct packed_rows {
+    struct row_1 : native_tuning::packed_rows::row_1 {
+      static constexpr int min_blocks_per_sm = 5;
+    };
+    using row_2 = native_tuning::packed_rows::row_2;
+  };
+};
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_byte_sums, false>>{"archscan::native_byte_sums_nosync", {}});
+                         named_policy<policy<native_byte_sums, false>>{"archscan::native_byte_sums_nosync", {}},
+                         named_policy<policy<native_byte_sums_5, false>>{"archscan::native_byte_sums_5_nosync", {}});
+}
+//! A second list, for 4- and 8-byte sums at every size: native beside the same tuning on the segment
+//! states for plain accumulators too (prefix_chain_max_bytes 0; tile/segment_lookback.cuh), whose
+//! prefixes wait on no one segment before them, where the chain of prefixes takes a round trip a
+//! segment: what that costs where the problem is one or two waves of tiles (2^20..2^24). The same bits.
+struct native_segment_states : native_tuning {
+  static constexpr std::size_t prefix_chain_max_bytes = 0;
+};
+inline auto probe_walk_policies() {
+  return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
+                         named_policy<policy<native_segment_states, false>>{"archscan::native_states_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.
