@@ -1,7 +1,8 @@
 //! \file archscan-profile: the kernels of one exclusive sum, archscan's and CUB's, for a profiler.
 //!   archscan-profile [log2 n = 24]
 //! For each of int8, int16, int32 and double (sums typed, so that they accumulate in the item's width):
-//! one warm-up call of each, then one call of native_nosync, turing_nosync and
+//! one warm-up call of each, then one call of native_nosync, turing_nosync, for int8 native with its
+//! one-byte sums a word at a time (perf/policies.cuh, native_byte_sums), and
 //! cub::DeviceScan::ExclusiveScan (preallocated storage); then the same for exclusive by-key sums of
 //! int32 and of double values under int32 keys in random runs: native_nosync, native with its look-back
 //! folded as a tree (what the deterministic walk costs by key) and cub::DeviceScan::ExclusiveScanByKey; and
@@ -46,7 +47,7 @@ const char* name_of() {
 
 template <class T>
 bool profile(cudaStream_t s, std::size_t n, bool measured) {
-  device_buffer<T> in(n), native_out(n), turing_out(n), ref(n);
+  device_buffer<T> in(n), native_out(n), turing_out(n), other_out(sizeof(T) == 1 ? n : 0), ref(n);
   fill_random(in.get(), n, 0x5eedu ^ n, s);
   const cuda::std::plus<T> sum;
   const auto count = static_cast<std::int64_t>(n);
@@ -55,10 +56,15 @@ bool profile(cudaStream_t s, std::size_t n, bool measured) {
   });
   thrust::exclusive_scan(archscan::native_nosync.on(s), in.get(), in.get() + n, native_out.get(), T{}, sum);
   thrust::exclusive_scan(archscan::turing_nosync.on(s), in.get(), in.get() + n, turing_out.get(), T{}, sum);
+  bool ok = true;
+  if constexpr (sizeof(T) == 1) {  // one-byte sums a word at a time too (perf/policies.cuh)
+    thrust::exclusive_scan(nosync_policy<native_byte_sums>.on(s), in.get(), in.get() + n, other_out.get(), T{}, sum);
+  }
   cub_scan();
   check(cudaStreamSynchronize(s), "sync");
-  const bool ok =
-      compare(native_out.get(), ref.get(), n, s).count == 0 && compare(turing_out.get(), ref.get(), n, s).count == 0;
+  if constexpr (sizeof(T) == 1) ok = compare(other_out.get(), ref.get(), n, s).count == 0;
+  ok = ok && compare(native_out.get(), ref.get(), n, s).count == 0 &&
+       compare(turing_out.get(), ref.get(), n, s).count == 0;
   if (measured) std::printf("%s n=%zu: %s\n", name_of<T>(), n, ok ? "ok" : "MISMATCH");
   return ok;
 }

@@ -15,6 +15,9 @@
 #   digest    archscan-digest: a digest of the bits of native's results (perf/digest_compare.py A B
 #             compares two GPUs')
 #   probe     perf/native_probe.sh: native beside its variants, its own small build
+#   profile   Nsight Compute (ncu, clocks left alone) over archscan-profile's measured round: native's and
+#             CUB's scan kernels at 2^ARCHSCAN_PROFILE_LOG2N items [28], their speed of light, occupancy,
+#             scheduler, warp states and memory sections, as text (profile.txt)
 #   cccl-ab   perf/cccl_ab.sh: CUB of the toolkit's CCCL against the fetched one (.cccl, or carried
 #             packed as build/cccl.tar.xz)
 #   pack      on a machine without a GPU: build the test programs (archscan-tests) and pack them with ctest's
@@ -53,7 +56,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-steps_known="readme build suite sanitize bench digest probe cccl-ab pack"
+steps_known="readme build suite sanitize bench digest probe profile cccl-ab pack"
 usage() {
   echo "usage: tools/gpu.sh STEP... (steps: $steps_known; see the comment at the top of tools/gpu.sh)" >&2
   exit "${1:-2}"
@@ -368,6 +371,22 @@ step_probe() {
   judge "$rc" "$dir/probe.txt"
 }
 
+step_profile() {
+  local ncu rc
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  [ -x "$ncu" ] || { verdict=2; note="no ncu on this machine"; return; }
+  build_targets archscan-profile || { verdict=$?; note=$build_note; return; }
+  # The measured round lies between cudaProfilerStart and Stop; turing's kernels are left out.
+  limited "$ncu" --profile-from-start off --clock-control none -k 'regex:native_scan|DeviceScan(ByKey)?Kernel' \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats \
+    --section WarpStateStats --section MemoryWorkloadAnalysis \
+    "$build/perf/archscan-profile" "${ARCHSCAN_PROFILE_LOG2N:-28}" > "$dir/profile.txt" 2>&1
+  rc=$?
+  note="ncu rc $rc: $(grep -c ', Device [0-9]*, CC ' "$dir/profile.txt") kernels profiled,"
+  note+=" $(grep -c 'MISMATCH' "$dir/profile.txt") mismatches (profile.txt)"
+  judge "$rc" "$dir/profile.txt"
+}
+
 step_cccl_ab() {
   local budget=${ARCHSCAN_CCCL_AB_BUDGET_S:-} rc
   # .cccl (25 MB) is over what a device call carries beside the tree: it may come as build/cccl.tar.xz.
@@ -413,6 +432,7 @@ for step in "$@"; do
   case $step in
     suite) key+=" labels=${ARCHSCAN_LABELS:-} prebuilt=${ARCHSCAN_PREBUILT:-}" ;;
     probe) key+=" revs=${ARCHSCAN_PROBE_REVS:-}" ;;
+    profile) key+=" log2n=${ARCHSCAN_PROFILE_LOG2N:-}" ;;
     sanitize) key+=" programs=${ARCHSCAN_SANITIZE_PROGRAMS:-} tools=${ARCHSCAN_SANITIZE_TOOLS:-}"
       key+=" prebuilt=${ARCHSCAN_PREBUILT:-}" ;;
   esac
@@ -432,6 +452,7 @@ for step in "$@"; do
         bench) step_bench ;;
         digest) step_digest ;;
         probe) step_probe ;;
+        profile) step_profile ;;
         cccl-ab) step_cccl_ab ;;
         pack) step_pack ;;
       esac
