@@ -1,9 +1,9 @@
 // detail/byte_sums.cuh, host: the word-at-a-time sums of one-byte integers, through the host's
 // emulation of __dp4a and __byte_perm (the same code the device runs around the two intrinsics). A
 // word's running sums and total match an item-by-item fold modulo 256 for random words and running
-// values, inclusive and exclusive, and the chain of words matches a whole thread's items; which
-// operators and types qualify. The same sums on the GPU, inside the tile, against the item-by-item
-// scan and CUB: test/tile/transposed_tile_test.cu.
+// values, inclusive and exclusive, and the chain of words matches a whole thread's items; widened to
+// 32 bits, signed and unsigned bytes match 32-bit adds; which operators and types qualify. The same sums on the GPU,
+// inside the tile, against the item-by-item scan and CUB: test/tile/transposed_tile_test.cu.
 
 #include <cstdint>
 #include <random>
@@ -85,6 +85,49 @@ TEST(ByteSums, ChainOfWordsMatchesSignedBytes) {
   }
 }
 
+// Widened: one-byte items (unsigned or signed) summed in 32 bits, word by word and over a thread's words.
+template <bool Signed, bool Exclusive>
+void expect_widened_sums() {
+  std::mt19937 rng(Signed ? 5u : 9u);
+  for (int trial = 0; trial < 2000; ++trial) {
+    unsigned words[8];
+    for (unsigned& w : words) w = rng();
+    const unsigned start = rng();
+    unsigned want        = start;
+    unsigned total       = 0;
+    std::uint32_t got[32];
+    detail::words_byte_prefixes<Signed, Exclusive>(words, start, [&](int j, unsigned sum) { got[j] = sum; });
+    for (int j = 0; j < 32; ++j) {
+      const unsigned b    = byte_of(words[j / 4], j % 4);
+      const unsigned item = Signed ? static_cast<unsigned>(static_cast<int>(static_cast<signed char>(b))) : b;
+      ASSERT_EQ(got[j], Exclusive ? want : want + item) << "item " << j;
+      want += item;
+      total += item;
+    }
+    ASSERT_EQ(detail::words_byte_sum<Signed>(words), total);
+  }
+}
+
+TEST(ByteSums, WidenedSumsMatchThirtyTwoBitAdds) {
+  expect_widened_sums<false, false>();
+  expect_widened_sums<false, true>();
+  expect_widened_sums<true, false>();
+  expect_widened_sums<true, true>();
+  EXPECT_EQ(detail::dot_bytes<true>(0x00ff80ffu, 0x01010101u, 10u), 10u - 1u - 128u - 1u);
+}
+
+TEST(ByteSums, ChainOfWordsInPlace) {
+  std::mt19937 rng(13);
+  unsigned words[16], copy[16];
+  for (int w = 0; w < 16; ++w) copy[w] = words[w] = rng();
+  detail::words_byte_scan<true>(words, 200u);
+  unsigned r = 200;
+  for (int j = 0; j < 64; ++j) {
+    ASSERT_EQ(byte_of(words[j / 4], j % 4), r & 0xffu) << "item " << j;
+    r += byte_of(copy[j / 4], j % 4);
+  }
+}
+
 TEST(ByteSums, OnlyPlusOnOneByteIntegersQualifies) {
   using detail::callable;
   using detail::sums_bytes;
@@ -96,6 +139,14 @@ TEST(ByteSums, OnlyPlusOnOneByteIntegersQualifies) {
   static_assert(!sums_bytes<callable<::cuda::std::plus<>>, bool>::value);
   static_assert(!sums_bytes<callable<::cuda::maximum<>>, std::int8_t>::value);
   static_assert(detail::byte_integer<unsigned char> && !detail::byte_integer<bool> && !detail::byte_integer<short>);
+  static_assert(!detail::byte_integer<void>, "a non-vector element");
+  // Widened: into four-byte integers, by a plus at least that wide.
+  using detail::widens_bytes;
+  static_assert(widens_bytes<callable<::cuda::std::plus<>>, int>::value);
+  static_assert(widens_bytes<callable<::cuda::std::plus<long long>>, unsigned>::value);
+  static_assert(!widens_bytes<callable<::cuda::std::plus<std::uint8_t>>, int>::value, "cut to a byte");
+  static_assert(!widens_bytes<callable<::cuda::std::plus<>>, long long>::value);
+  static_assert(!widens_bytes<callable<::cuda::std::plus<>>, float>::value);
   SUCCEED();
 }
 

@@ -4,9 +4,9 @@
 // stages in the exchange regions, whole segments of 32 that fit there with their bank padding. Which
 // tiles sum packed bytes a word at a time (`sums_words`). What the tile scans is checked on the GPU
 // through its routes and kernels (tile/routed_tile_test.cu, kernel/transposed_kernels_test.cu) and by
-// every scan test; here, on the GPU, the word-at-a-time byte sums against the item-by-item scan (the same
-// bits), CUB and a host reference, on every route, at tile boundaries, off 16 bytes, in place and past
-// 2^31 items.
+// every scan test; here, on the GPU, the word-at-a-time byte sums (int8 and uint8 sums, and one-byte items
+// into int sums) against the item-by-item scan (the same bits), CUB and a host reference, on every route,
+// at tile boundaries, off 16 bytes, in place and past 2^31 items.
 
 #include <cstdint>
 #include <cstring>
@@ -88,6 +88,27 @@ struct negate_finish {
   }
 };
 
+template <class Tuning, class In, class T, class Op = ::cuda::std::plus<>, int Items = 32>
+using widening_tile =
+    archscan::tile::transposed_tile<detail::scan_problem<const In*, T*, T, detail::callable<Op>,
+                                                         detail::identity_finish, detail::scan_kind::inclusive, false>,
+                                    archscan::tile_config<Tuning, native_tuning::row_4, Items>>;
+
+TEST(TransposedTileByteSums, OneByteInputsIntoFourByteSumsWidenWords) {
+  static_assert(widening_tile<byte_sums_tuning, std::uint8_t, int>::widens_words);
+  static_assert(widening_tile<byte_sums_tuning, std::int8_t, unsigned, ::cuda::std::plus<long long>>::widens_words);
+  static_assert(widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::std::plus<>, 16>::widens_words);
+  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::std::plus<>, 8>::widens_words,
+                "single tiles of 8 items: less than a vector a thread");
+  static_assert(!widening_tile<native_tuning, std::uint8_t, int>::widens_words, "the shipped tuning");
+  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::maximum<>>::widens_words);
+  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::std::plus<std::uint8_t>>::widens_words);
+  static_assert(!widening_tile<byte_sums_tuning, std::int16_t, int>::widens_words);
+  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, long long>::widens_words);
+  static_assert(!widening_tile<byte_sums_tuning, int, int>::widens_words);
+  SUCCEED();
+}
+
 TEST(TransposedTileByteSums, OnlyPackedByteSumsTheTuningAsksForSumWords) {
   static_assert(packed_tile<byte_sums_tuning, std::int8_t>::packs_items);
   static_assert(packed_tile<byte_sums_tuning, std::int8_t>::sums_words);
@@ -105,7 +126,10 @@ std::vector<T> host_sums(const std::vector<T>& in, bool exclusive, T init) {
   std::vector<T> out(in.size());
   T run = init;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    const T next = i == 0 && !exclusive ? in[0] : static_cast<T>(run + in[i]);
+    // Added as unsigned 64-bit values and cut back to T: wrapping, where int's own add would overflow.
+    const T next = i == 0 && !exclusive
+                       ? in[0]
+                       : static_cast<T>(static_cast<unsigned long long>(run) + static_cast<unsigned long long>(in[i]));
     out[i]       = exclusive ? run : next;
     run          = next;
   }
@@ -184,6 +208,61 @@ TEST(TransposedTileByteSums, SameBitsOnTheLookbackAlone) {
   ARCHSCAN_REQUIRE_GPU();
   expect_byte_sums_at_every_size<archscan::policy<archscan::test::lookback_only<byte_sums_tuning>, false>,
                                  std::int8_t>();
+}
+
+//! One-byte items `In` summed into int by `Policy` (widened words) and by native (item by item), at
+//! offsets `in_off`, `out_off`: the same bits, and those of CUB and the host.
+template <class Policy, class In>
+void expect_widened_sums(std::int64_t n, int in_off, int out_off, bool exclusive) {
+  const int init = exclusive ? -77 : 0;
+  const auto h   = archscan::test::random_values<In>(n + 1, static_cast<std::uint64_t>(n) * 5 + in_off);
+  std::vector<int> items(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) items[i] = h[in_off + i];
+  const auto want = host_sums(items, exclusive, init);
+  device_buffer<In> d_in(h);
+  device_buffer<int> d_out(n + 1), d_native(n), d_cub(n), d_items(items);
+  d_out.poison();
+  d_native.poison();
+  d_cub.poison();
+  const In* in    = d_in.get() + in_off;
+  const auto scan = [&](const auto& policy, int* result) {
+    if (exclusive) return thrust::exclusive_scan(policy, in, in + n, result, init);
+    return thrust::inclusive_scan(policy, in, in + n, result, ::cuda::std::plus<int>{});
+  };
+  ASSERT_EQ(scan(archscan::policy<native_tuning, false>{}, d_native.get()), d_native.get() + n);
+  ASSERT_EQ(scan(Policy{}, d_out.get() + out_off), d_out.get() + out_off + n);
+  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(exclusive ? archscan::test::scan_form::exclusive_init
+                                                            : archscan::test::scan_form::inclusive,
+                                                  d_items.get(), d_cub.get(), ::cuda::std::plus<>{}, init, n));
+  const auto ours = d_out.to_host(), native = d_native.to_host(), cub = d_cub.to_host();
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(ours[out_off + i], want[i]) << "n " << n << ", item " << i;
+    ASSERT_EQ(native[i], want[i]) << "native, n " << n << ", item " << i;
+    ASSERT_EQ(cub[i], want[i]) << "CUB, n " << n << ", item " << i;
+  }
+  if (out_off == 0) ASSERT_EQ(ours[n], static_cast<int>(0xA5A5A5A5u)) << "n " << n << ": nothing written past the end";
+}
+
+TEST(TransposedTileByteSums, FlagsIntoIntSumsSameBitsAsItemByItemCubAndHost) {
+  ARCHSCAN_REQUIRE_GPU();
+  using byte_sums = archscan::policy<byte_sums_tuning, false>;
+  // Single tiles (4 and 8 items a thread: item by item), small tiles (256 x 16) and full ones (256 x 32)
+  // at their boundaries +-1, a wave's worth, a look-back's, and a random size.
+  const std::int64_t sizes[] = {1,    1025, 2047, 2048,  2049,           4095,          4096,     4097,
+                                8191, 8192, 8193, 65537, 4096 * 264 + 1, (1 << 22) - 1, 20000003, 777777};
+  for (const std::int64_t n : sizes) {
+    for (const bool exclusive : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << (exclusive ? " exclusive" : " inclusive"));
+      expect_widened_sums<byte_sums, std::uint8_t>(n, 0, 0, exclusive);
+      expect_widened_sums<byte_sums, std::int8_t>(n, 0, 0, exclusive);
+      if (n == 8193 || n == 777777) {
+        expect_widened_sums<byte_sums, std::uint8_t>(n, 1, 0, exclusive);
+        expect_widened_sums<byte_sums, std::int8_t>(n, 0, 1, exclusive);
+        expect_widened_sums<archscan::policy<archscan::test::lookback_only<byte_sums_tuning>, false>, std::uint8_t>(
+            n, 0, 0, exclusive);
+      }
+    }
+  }
 }
 
 TEST(TransposedTileByteSums, MoreThanTwoToTheThirtyOneItems) {

@@ -3,16 +3,16 @@
 #pragma GCC system_header
 #endif
 //! \file Sums of one-byte integers kept four to a 32-bit word (a packed tile's words,
-//! block/vector_transpose.cuh), modulo 256: a word's total, and its four running sums after a running
-//! value, without unpacking the bytes. Addition modulo 2^8 gives the same bits in any association, so
-//! these sums match an item-by-item fold bit for bit.
+//! block/vector_transpose.cuh), modulo 256 or widened to 32 bits: a word's total, and its four
+//! running sums after a running value, without unpacking the bytes. Integer addition modulo 2^8 (or
+//! 2^32) gives the same bits in any association, so these sums match an item-by-item fold bit for bit.
 //!
 //! The mechanism: `__dp4a` (sm_61 on) adds a word's four bytes, each times a byte weight of 0 or 1, to
 //! a 32-bit accumulator in one instruction, and `__byte_perm` picks four bytes out of two words in
 //! one. A word's four running sums are four such dot products of the same running value (each a mask
 //! of the bytes up to it), independent of each other, and the next word's running value is the last
 //! of them: one dependent instruction a word, where the item-by-item rescan chains one add (and its
-//! unpack and repack) an item. Bits above a sum's low byte are carries, never read.
+//! unpack and repack) an item. Modulo 256, the bits above a sum's low byte are carries, never read.
 //! On the host both intrinsics are emulated, so that the arithmetic is tested without a GPU.
 
 #include <type_traits>
@@ -23,9 +23,14 @@
 
 namespace archscan::detail {
 
-//! One-byte integers (not bool, whose conversions are not its bits).
+//! One-byte integers (not bool, whose conversions are not its bits; not void, a non-vector element).
+template <class T, class = void>
+struct is_byte_integer : std::false_type {};
 template <class T>
-inline constexpr bool byte_integer = sizeof(T) == 1 && std::is_integral_v<T> && !std::is_same_v<T, bool>;
+struct is_byte_integer<T, std::enable_if_t<std::is_integral_v<T>>>
+    : std::bool_constant<sizeof(T) == 1 && !std::is_same_v<T, bool>> {};
+template <class T>
+inline constexpr bool byte_integer = is_byte_integer<T>::value;
 
 //! Whether `Op` (the dispatch's operator, `callable<F>`) sums accumulators `T` as bytes do: `T` a
 //! one-byte integer and `F` libcu++'s (Thrust's) plus, transparent or of an integral type (its result
@@ -39,12 +44,37 @@ struct sums_bytes<::cuda::std::plus<U>, T>
     : std::bool_constant<byte_integer<T> &&
                          (std::is_void_v<U> || (std::is_integral_v<U> && !std::is_same_v<U, bool>))> {};
 
-//! `c` plus the bytes of `w`, each times the byte of `weights` at its place (unsigned bytes).
+//! Whether `Op` sums one-byte integer items into four-byte integer accumulators `T` as 32-bit adds
+//! do: `F` libcu++'s plus, transparent or of an integral type at least as wide as `T` (a narrower one
+//! would cut the sums short).
+template <class Op, class T>
+struct widens_bytes : std::false_type {};
+template <class F, class T>
+struct widens_bytes<callable<F>, T> : widens_bytes<std::remove_cv_t<F>, T> {};
+template <class U, class T>
+struct widens_bytes<::cuda::std::plus<U>, T>
+    : std::bool_constant<sizeof(T) == 4 && std::is_integral_v<T> &&
+                         (std::is_void_v<U> || (std::is_integral_v<U> && sizeof(U) >= sizeof(T)))> {};
+
+//! `c` plus the bytes of `w`, each times the byte of `weights` at its place: unsigned bytes, or signed
+//! ones (sign-extended, `Signed`).
+template <bool Signed = false>
 __host__ __device__ inline unsigned dot_bytes(unsigned w, unsigned weights, unsigned c) {
 #ifdef __CUDA_ARCH__
-  return __dp4a(w, weights, c);
+  if constexpr (Signed) {
+    return static_cast<unsigned>(__dp4a(static_cast<int>(w), static_cast<int>(weights), static_cast<int>(c)));
+  } else {
+    return __dp4a(w, weights, c);
+  }
 #else
-  for (int k = 0; k < 4; ++k) c += ((w >> (8 * k)) & 0xffu) * ((weights >> (8 * k)) & 0xffu);
+  for (int k = 0; k < 4; ++k) {
+    const unsigned a = (w >> (8 * k)) & 0xffu, b = (weights >> (8 * k)) & 0xffu;
+    if constexpr (Signed) {
+      c += static_cast<unsigned>(static_cast<int>(static_cast<signed char>(a)) * static_cast<signed char>(b));
+    } else {
+      c += a * b;
+    }
+  }
   return c;
 #endif
 }
@@ -65,8 +95,12 @@ __host__ __device__ inline unsigned pick_bytes(unsigned lo, unsigned hi, unsigne
 #endif
 }
 
-//! The sum of the four bytes of `w`, added to `c` (the total modulo 256 in the low byte).
-__host__ __device__ inline unsigned word_byte_sum(unsigned w, unsigned c) { return dot_bytes(w, 0x01010101u, c); }
+//! The sum of the four bytes of `w` (signed where `Signed`), added to `c` (modulo 256 in the low byte,
+//! modulo 2^32 in all).
+template <bool Signed = false>
+__host__ __device__ inline unsigned word_byte_sum(unsigned w, unsigned c) {
+  return dot_bytes<Signed>(w, 0x01010101u, c);
+}
 
 //! The four running sums of the bytes of `w` after `running` (its low byte), modulo 256, as a word:
 //! byte k holds running + bytes 0..k (inclusive) or running + bytes 0..k-1 (`Exclusive`). `running`
@@ -84,6 +118,51 @@ __host__ __device__ inline unsigned word_byte_scan(unsigned w, unsigned& running
     return pick_bytes(pick_bytes(r, s0, 0x0040u), pick_bytes(s1, s2, 0x0040u), 0x5410u);
   } else {
     return pick_bytes(pick_bytes(s0, s1, 0x0040u), pick_bytes(s2, s3, 0x0040u), 0x5410u);
+  }
+}
+
+//! The four running sums of the bytes of `w` (signed where `Signed`) after `running`, in 32 bits:
+//! `out[k]` = running + bytes 0..k, or 0..k-1 (`Exclusive`). `running` becomes the sum after the last
+//! byte. The widening counterpart of word_byte_scan: one-byte items into four-byte accumulators.
+template <bool Signed, bool Exclusive>
+__host__ __device__ inline void word_byte_prefixes(unsigned w, unsigned& running, unsigned (&out)[4]) {
+  const unsigned r  = running;
+  const unsigned s0 = dot_bytes<Signed>(w, 0x00000001u, r);
+  const unsigned s1 = dot_bytes<Signed>(w, 0x00000101u, r);
+  const unsigned s2 = dot_bytes<Signed>(w, 0x00010101u, r);
+  running           = dot_bytes<Signed>(w, 0x01010101u, r);
+  out[0]            = Exclusive ? r : s0;
+  out[1]            = Exclusive ? s0 : s1;
+  out[2]            = Exclusive ? s1 : s2;
+  out[3]            = Exclusive ? s2 : running;
+}
+
+//! A thread's words of one-byte items: their total (signed bytes where `Signed`), in two chains of dot
+//! products, each half as long.
+template <bool Signed, int Words>
+__host__ __device__ inline unsigned words_byte_sum(const unsigned (&words)[Words]) {
+  unsigned sums[2] = {0u, 0u};
+#pragma unroll
+  for (int w = 0; w < Words; ++w) sums[w % 2] = word_byte_sum<Signed>(words[w], sums[w % 2]);
+  return sums[0] + sums[1];
+}
+
+//! The words' running sums modulo 256 after `running` (its low byte), written over them (word_byte_scan).
+template <bool Exclusive, int Words>
+__host__ __device__ inline void words_byte_scan(unsigned (&words)[Words], unsigned running) {
+#pragma unroll
+  for (int w = 0; w < Words; ++w) words[w] = word_byte_scan<Exclusive>(words[w], running);
+}
+
+//! The words' running sums in 32 bits after `running`, item j's to `put(j, sum)` (word_byte_prefixes).
+template <bool Signed, bool Exclusive, int Words, class Put>
+__host__ __device__ inline void words_byte_prefixes(const unsigned (&words)[Words], unsigned running, Put put) {
+#pragma unroll
+  for (int w = 0; w < Words; ++w) {
+    unsigned sums[4];
+    word_byte_prefixes<Signed, Exclusive>(words[w], running, sums);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) put(4 * w + k, sums[k]);
   }
 }
 

@@ -81,6 +81,13 @@ struct transposed_tile : transposed_io<Problem, Config> {
       packs_items && Config::packed_byte_sums && detail::sums_bytes<typename Problem::op_type, T>::value &&
       detail::byte_integer<typename io::in_element> && detail::byte_integer<out_element> &&
       std::is_same_v<typename Problem::finish_type, detail::identity_finish>;
+  //! The same tuning's one-byte integer inputs summed into four-byte integers (a flag array's offsets):
+  //! their full and small tiles keep the items packed from the load to the rescan, which writes each
+  //! item's 32-bit sum from a dot product of its word (detail/byte_sums.cuh). Arrays read as they are.
+  static constexpr bool widens_words = !packs_items && !splits_keyed && io::vector_loads && Config::packed_byte_sums &&
+                                       !io::in_source::transforms && detail::byte_integer<typename io::in_element> &&
+                                       detail::widens_bytes<typename Problem::op_type, T>::value &&
+                                       std::is_same_v<typename Problem::finish_type, detail::identity_finish>;
 
   using state_t = tile_state<T, packs_state<Config::packed_status, T>>;
   using look    = window_lookback<T, Config>;
@@ -182,8 +189,9 @@ struct transposed_tile : transposed_io<Problem, Config> {
     if constexpr (packs_items) {
       typename packed_vectors::packed x;
       packed::load_packed(p, base, rest, s, x);
-      if constexpr (sums_words) {
-        scan_byte_words(p, tile, s, find_prefix, x);
+      if constexpr (sums_words) {  // a word of four items at a time (detail/byte_sums.cuh), the same bits
+        const unsigned total = detail::words_byte_sum<false>(x.words);
+        detail::words_byte_scan<Problem::exclusive>(x.words, start_word(p, tile, s, find_prefix, total));
       } else {
         scan_items(
             p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
@@ -194,6 +202,17 @@ struct transposed_tile : transposed_io<Problem, Config> {
       return;
     }
     finished y[items];
+    if constexpr (widens_words) {  // the items packed until each one's 32-bit sum is written to y
+      typename packed_vectors::packed x;
+      packed::load_packed(p, base, rest, s, x);
+      constexpr bool is_signed = std::is_signed_v<typename io::in_element>;
+      const unsigned start     = start_word(p, tile, s, find_prefix, detail::words_byte_sum<is_signed>(x.words));
+      detail::words_byte_prefixes<is_signed, Problem::exclusive>(
+          x.words, start, [&](int j, unsigned sum) { y[j] = static_cast<T>(sum); });
+      store_items(p, base, rest, s, y);
+      hooks::mark(tile, tile_event::stored);
+      return;
+    }
     auto put = [&](int j, const T& scanned) { y[j] = p.finish(scanned); };
     if constexpr (splits_keyed) {
       split_value v[items];
@@ -229,29 +248,22 @@ struct transposed_tile : transposed_io<Problem, Config> {
     rescan_items(p, thread_prefix(p, tile_prefix, thread_exclusive), item, put);
   }
 
-  //! A packed tile of one-byte sums (`sums_words`): scan_items' steps, its thread total and rescan a
-  //! word of four items at a time (detail/byte_sums.cuh), the outputs written over the items. The same
-  //! bits. The steps between stay written twice: through one helper, the 16-byte product's kernels
-  //! compiled to other SASS (tools/same_sass.sh).
+  //! scan_items' steps between the thread's total and its rescan, for the word-at-a-time byte sums
+  //! (`sums_words`, `widens_words`): the block scan, the tile's prefix, and this thread's start as a
+  //! word (0 where it has none, tile 0's first thread without a seed: sums from zero, the same bits;
+  //! for one-byte sums its low byte counts). scan_items keeps its own copy: through this helper, the
+  //! 16-byte product's kernels compiled to other SASS (tools/same_sass.sh).
   template <class FindPrefix>
-  __device__ static void scan_byte_words(const Problem& p, std::int64_t tile, const smem_view& s,
-                                         FindPrefix find_prefix, typename packed_vectors::packed& x) {
-    constexpr int words = static_cast<int>(sizeof(x.words) / sizeof(x.words[0]));
-    unsigned sums[2]    = {0u, 0u};  // two chains of dot products, each half as long
-#pragma unroll
-    for (int w = 0; w < words; ++w) sums[w % 2] = detail::word_byte_sum(x.words[w], sums[w % 2]);
+  __device__ static unsigned start_word(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix,
+                                        unsigned thread_total) {
     T thread_exclusive;
-    const T aggregate =
-        scan::exclusive_scan(static_cast<T>(sums[0] + sums[1]), thread_exclusive, p.op, *s.scan_storage);
+    const T aggregate = scan::exclusive_scan(static_cast<T>(thread_total), thread_exclusive, p.op, *s.scan_storage);
     hooks::mark(tile, tile_event::aggregated);
     find_prefix(aggregate);
     hooks::mark(tile, tile_event::prefixed);
     const detail::maybe<T> tile_prefix = tile > 0 ? detail::maybe<T>{*s.tile_prefix, 1} : p.seed_maybe();
     const detail::maybe<T> start       = thread_prefix(p, tile_prefix, thread_exclusive);
-    // Without a start (tile 0's first thread, no seed) the inclusive sums start from zero: the same bits.
-    unsigned running = start.valid ? static_cast<unsigned char>(start.value) : 0u;
-#pragma unroll
-    for (int w = 0; w < words; ++w) x.words[w] = detail::word_byte_scan<Problem::exclusive>(x.words[w], running);
+    return start.valid ? static_cast<unsigned>(start.value) : 0u;
   }
 
   //! This thread's items, read by `item(j)`, rescanned in order from `start` (thread_prefix): `put(j,

@@ -302,8 +302,10 @@ struct native_tuning {
   //! time: dot products of the word's bytes onto a running sum (`__dp4a`) and byte picks
   //! (detail/byte_sums.cuh), which chain one instruction a word where the item-by-item rescan chains one
   //! an item. sm_90 SASS of the 256x64 int8 kernel: 79 IDP4A and 48 PRMT for the fold and the rescan,
-  //! 120 instructions fewer in all. The bits do not change (sums modulo 256). Not set here, so false:
-  //! not yet measured against the item-by-item scan (perf/policies.cuh's probe, native_byte_sums).
+  //! 120 instructions fewer in all. One-byte integer inputs summed into four-byte integers (uint8 flags
+  //! into int32 offsets) stay packed until the rescan writes each item's sum from one dot product (its
+  //! 256x32 kernel: 39 IDP4A). The bits do not change (integer sums). Not set here, so false: not yet
+  //! measured against the item-by-item scan (perf/policies.cuh's probe, native_byte_sums).
 
   // The transposed tile's fields (tuning/turing.cuh documents each).
   static constexpr int carveout_fit             = -1;
