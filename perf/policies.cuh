@@ -119,9 +119,10 @@ inline const policy<Tuning, false> nosync_policy{};
 //! ARCHSCAN_BENCH_SCANS=probe): native beside its variants. Each probe edits it; earlier probes' lists
 //! (the tree walk, other rows through `shape_row`, scalar access, look-back waits, the routes that cost
 //! the most machine code) are in git's history and docs/design-notes.md.
-//! Last: native beside the same tuning with its packed one-byte sums scanned a word at a time
-//! (tuning/native.cuh, packed_byte_sums; detail/byte_sums.cuh), at 4 and at 5 blocks an SM; and
-//! (probe_walk_policies) the look-back's two walks for plain accumulators.
+//! Last: native beside the same tuning with its one-byte sums (int8, and uint8 flags into int32) scanned a
+//! word at a time (tuning/native.cuh, packed_byte_sums; detail/byte_sums.cuh), at 4 and at 5 blocks an
+//! SM for int8; and
+//! (probe_walk_policies) the look-back's two walks for plain accumulators, and row_8 without large tiles.
 struct native_byte_sums : native_tuning {
   static constexpr bool packed_byte_sums = true;
 };
@@ -147,9 +148,15 @@ inline auto probe_policies() {
 struct native_segment_states : native_tuning {
   static constexpr std::size_t prefix_chain_max_bytes = 0;
 };
+//! And row_8 without its large tiles, so that rounding operators' 8-byte sums take the full tiles, which
+//! stage on the H200 from 2^24 (double 0.890 -> 0.934 of a copy at 2^28, other bits; the H100 lost
+//! 2.4-2.9% without them).
+using native_no_large_row8 = native_row8_staged<native_tuning::row_8::staged_from_items,
+                                                native_tuning::row_8::staged_min_blocks_per_sm, INT64_MAX>;
 inline auto probe_walk_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_segment_states, false>>{"archscan::native_states_nosync", {}});
+                         named_policy<policy<native_segment_states, false>>{"archscan::native_states_nosync", {}},
+                         named_policy<policy<native_no_large_row8, false>>{"archscan::native_no_large8_nosync", {}});
 }
 
 //! Every archscan policy whose family is implemented, in a fixed order.
