@@ -102,28 +102,9 @@ __host__ __device__ inline unsigned word_byte_sum(unsigned w, unsigned c) {
   return dot_bytes<Signed>(w, 0x01010101u, c);
 }
 
-//! The four running sums of the bytes of `w` after `running` (its low byte), modulo 256, as a word:
-//! byte k holds running + bytes 0..k (inclusive) or running + bytes 0..k-1 (`Exclusive`). `running`
-//! becomes the running value after the word's last byte (its low byte; the bits above it are carries).
-template <bool Exclusive>
-__host__ __device__ inline unsigned word_byte_scan(unsigned w, unsigned& running) {
-  const unsigned r  = running;
-  const unsigned s0 = dot_bytes(w, 0x00000001u, r);
-  const unsigned s1 = dot_bytes(w, 0x00000101u, r);
-  const unsigned s2 = dot_bytes(w, 0x00010101u, r);
-  const unsigned s3 = dot_bytes(w, 0x01010101u, r);
-  running           = s3;
-  // Low bytes of two sums side by side (selector 0x0040: a's byte 0, then b's), then two such pairs.
-  if constexpr (Exclusive) {
-    return pick_bytes(pick_bytes(r, s0, 0x0040u), pick_bytes(s1, s2, 0x0040u), 0x5410u);
-  } else {
-    return pick_bytes(pick_bytes(s0, s1, 0x0040u), pick_bytes(s2, s3, 0x0040u), 0x5410u);
-  }
-}
-
 //! The four running sums of the bytes of `w` (signed where `Signed`) after `running`, in 32 bits:
 //! `out[k]` = running + bytes 0..k, or 0..k-1 (`Exclusive`). `running` becomes the sum after the last
-//! byte. The widening counterpart of word_byte_scan: one-byte items into four-byte accumulators.
+//! byte. Four dot products of the same running value, independent of each other.
 template <bool Signed, bool Exclusive>
 __host__ __device__ inline void word_byte_prefixes(unsigned w, unsigned& running, unsigned (&out)[4]) {
   const unsigned r  = running;
@@ -135,6 +116,16 @@ __host__ __device__ inline void word_byte_prefixes(unsigned w, unsigned& running
   out[1]            = Exclusive ? s0 : s1;
   out[2]            = Exclusive ? s1 : s2;
   out[3]            = Exclusive ? s2 : running;
+}
+
+//! The same modulo 256, as a word: byte k holds the low byte of word_byte_prefixes' `out[k]`
+//! (`running`'s low byte counts; the bits above a sum's low byte are carries).
+template <bool Exclusive>
+__host__ __device__ inline unsigned word_byte_scan(unsigned w, unsigned& running) {
+  unsigned s[4];
+  word_byte_prefixes<false, Exclusive>(w, running, s);
+  // Low bytes of two sums side by side (selector 0x0040: a's byte 0, then b's), then two such pairs.
+  return pick_bytes(pick_bytes(s[0], s[1], 0x0040u), pick_bytes(s[2], s[3], 0x0040u), 0x5410u);
 }
 
 //! A thread's words of one-byte items: their total (signed bytes where `Signed`), in two chains of dot
