@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 #include <thrust/equal.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
 
 #include <archscan/archscan.cuh>
@@ -202,6 +203,42 @@ TEST(TransposedTileByteSums, SameBitsAsItemByItemCubAndHost) {
   using byte_sums = archscan::policy<byte_sums_tuning, false>;
   expect_byte_sums_at_every_size<byte_sums, std::int8_t>();
   expect_byte_sums_at_every_size<byte_sums, std::uint8_t>();
+}
+
+//! int8 items through a transform iterator keep their (transformed) values packed, and sum them as words.
+struct twice_minus_one {
+  __host__ __device__ std::int8_t operator()(std::int8_t x) const { return static_cast<std::int8_t>(2 * x - 1); }
+};
+
+TEST(TransposedTileByteSums, TransformedItemsSameBitsAsItemByItemAndHost) {
+  ARCHSCAN_REQUIRE_GPU();
+  static_assert(
+      archscan::detail::packs_narrow_items<true, thrust::transform_iterator<twice_minus_one, const std::int8_t*>,
+                                           std::int8_t*, std::int8_t>);
+  for (const std::int64_t n : {std::int64_t{4097}, std::int64_t{16385}, std::int64_t{777777}}) {
+    for (const bool exclusive : {false, true}) {
+      const auto h = archscan::test::random_values<std::int8_t>(n, static_cast<std::uint64_t>(n) + 17);
+      std::vector<std::int8_t> items(h.size());
+      for (std::size_t i = 0; i < h.size(); ++i) items[i] = twice_minus_one{}(h[i]);
+      const auto want = host_sums(items, exclusive, std::int8_t{3});
+      device_buffer<std::int8_t> d_in(h), d_out(n), d_native(n);
+      d_out.poison();
+      d_native.poison();
+      const auto first =
+          thrust::make_transform_iterator(static_cast<const std::int8_t*>(d_in.get()), twice_minus_one{});
+      const auto scan = [&](const auto& policy, std::int8_t* result) {
+        if (exclusive) return thrust::exclusive_scan(policy, first, first + n, result, std::int8_t{3});
+        return thrust::inclusive_scan(policy, first, first + n, result);
+      };
+      ASSERT_EQ(scan(archscan::policy<byte_sums_tuning, false>{}, d_out.get()), d_out.get() + n);
+      ASSERT_EQ(scan(archscan::policy<native_tuning, false>{}, d_native.get()), d_native.get() + n);
+      const auto ours = d_out.to_host(), native = d_native.to_host();
+      for (std::int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(ours[i], want[i]) << "n " << n << (exclusive ? " exclusive" : " inclusive") << ", item " << i;
+        ASSERT_EQ(native[i], want[i]) << "native, n " << n << ", item " << i;
+      }
+    }
+  }
 }
 
 TEST(TransposedTileByteSums, SameBitsOnTheLookbackAlone) {
