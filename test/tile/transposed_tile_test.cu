@@ -121,28 +121,46 @@ TEST(TransposedTileByteSums, OnlyPackedByteSumsTheTuningAsksForSumWords) {
   SUCCEED();
 }
 
-//! Wrapping sums of `in` on the host, inclusive or exclusive after `init`.
+using archscan::test::scan_form;
+const char* form_name(scan_form f) {
+  return f == scan_form::inclusive ? "inclusive" : f == scan_form::inclusive_init ? "inclusive from init" : "exclusive";
+}
+
+//! Wrapping sums of `in` on the host in the form `f` (init unused by the plain inclusive form).
 template <class T>
-std::vector<T> host_sums(const std::vector<T>& in, bool exclusive, T init) {
+std::vector<T> host_sums(const std::vector<T>& in, scan_form f, T init) {
   std::vector<T> out(in.size());
-  T run = init;
+  const bool seeded = f != scan_form::inclusive;
+  T run             = init;
   for (std::size_t i = 0; i < in.size(); ++i) {
     // Added as unsigned 64-bit values and cut back to T: wrapping, where int's own add would overflow.
-    const T next = i == 0 && !exclusive
+    const T next = i == 0 && !seeded
                        ? in[0]
                        : static_cast<T>(static_cast<unsigned long long>(run) + static_cast<unsigned long long>(in[i]));
-    out[i]       = exclusive ? run : next;
+    out[i]       = f == scan_form::exclusive_init ? run : next;
     run          = next;
   }
   return out;
+}
+
+//! Thrust's call of form `f` over [first, first + n) into `result`, accumulating in T: the plain
+//! inclusive form in the input's type, the others in init's, here T (plus<T> where init is passed with
+//! an operator, whose result type is the accumulator's).
+template <class T, class Policy, class In, class Out>
+Out thrust_scan(const Policy& policy, scan_form f, In first, std::int64_t n, Out result, T init) {
+  if (f == scan_form::exclusive_init) return thrust::exclusive_scan(policy, first, first + n, result, init);
+  if (f == scan_form::inclusive_init) {
+    return thrust::inclusive_scan(policy, first, first + n, result, init, ::cuda::std::plus<T>{});
+  }
+  return thrust::inclusive_scan(policy, first, first + n, result);
 }
 
 //! One scan of `n` items at offsets `in_off` and `out_off` (0 or 1: off 16 bytes; the same buffer for
 //! in place) by `Policy` (byte sums) and by native (item by item): the same bits, and those of CUB and
 //! the host.
 template <class Policy, class T>
-void expect_byte_sums(std::int64_t n, int in_off, int out_off, bool in_place, bool exclusive) {
-  const T init = static_cast<T>(exclusive ? 101 : 0);
+void expect_byte_sums(std::int64_t n, int in_off, int out_off, bool in_place, scan_form f) {
+  const T init = static_cast<T>(f == scan_form::exclusive_init ? 101 : 57);
   const auto h = archscan::test::random_values<T>(n + 1, static_cast<std::uint64_t>(n) * 3 + in_off);
   device_buffer<T> d_in(h), d_out(n + 1), d_native(n + 1), d_cub(n + 1);
   T* in  = d_in.get() + in_off;
@@ -150,18 +168,12 @@ void expect_byte_sums(std::int64_t n, int in_off, int out_off, bool in_place, bo
   d_out.poison();
   d_native.poison();
   d_cub.poison();
-  const auto scan = [&](const auto& policy, T* first, T* result) {
-    if (exclusive) return thrust::exclusive_scan(policy, first, first + n, result, init);
-    return thrust::inclusive_scan(policy, first, first + n, result);
-  };
-  ASSERT_EQ(scan(archscan::policy<native_tuning, false>{}, in, d_native.get()), d_native.get() + n);
-  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(exclusive ? archscan::test::scan_form::exclusive_init
-                                                            : archscan::test::scan_form::inclusive,
-                                                  in, d_cub.get(), ::cuda::std::plus<>{}, init, n));
-  ASSERT_EQ(scan(Policy{}, in, out), out + n);
+  ASSERT_EQ(thrust_scan(archscan::policy<native_tuning, false>{}, f, in, n, d_native.get(), init), d_native.get() + n);
+  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(f, in, d_cub.get(), ::cuda::std::plus<T>{}, init, n));
+  ASSERT_EQ(thrust_scan(Policy{}, f, in, n, out, init), out + n);  // last: in place, it overwrites the input
   ARCHSCAN_CUDA_OK(cudaDeviceSynchronize());
   const std::vector<T> first(h.begin() + in_off, h.begin() + in_off + n);
-  const auto want   = host_sums(first, exclusive, init);
+  const auto want   = host_sums(first, f, init);
   const auto ours   = (in_place ? d_in : d_out).to_host();
   const auto native = d_native.to_host();
   const auto cub    = d_cub.to_host();
@@ -186,13 +198,13 @@ void expect_byte_sums_at_every_size() {
       1,        2,     1023, 1024, 1025, 4095, 4096, 4097, 16383, 16384, 16385, 65537, 16384 * 264 + 1, (1 << 22) - 1,
       20000003, 777777};
   for (const std::int64_t n : sizes) {
-    for (const bool exclusive : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "n " << n << (exclusive ? " exclusive" : " inclusive"));
-      expect_byte_sums<Policy, T>(n, 0, 0, false, exclusive);
+    for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << ", " << form_name(f));
+      expect_byte_sums<Policy, T>(n, 0, 0, false, f);
       if (n == 16385 || n == 777777) {
-        expect_byte_sums<Policy, T>(n, 1, 0, false, exclusive);
-        expect_byte_sums<Policy, T>(n, 0, 1, false, exclusive);
-        expect_byte_sums<Policy, T>(n, 0, 0, true, exclusive);
+        expect_byte_sums<Policy, T>(n, 1, 0, false, f);
+        expect_byte_sums<Policy, T>(n, 0, 1, false, f);
+        expect_byte_sums<Policy, T>(n, 0, 0, true, f);
       }
     }
   }
@@ -220,7 +232,7 @@ TEST(TransposedTileByteSums, TransformedItemsSameBitsAsItemByItemAndHost) {
       const auto h = archscan::test::random_values<std::int8_t>(n, static_cast<std::uint64_t>(n) + 17);
       std::vector<std::int8_t> items(h.size());
       for (std::size_t i = 0; i < h.size(); ++i) items[i] = twice_minus_one{}(h[i]);
-      const auto want = host_sums(items, exclusive, std::int8_t{3});
+      const auto want = host_sums(items, exclusive ? scan_form::exclusive_init : scan_form::inclusive, std::int8_t{3});
       device_buffer<std::int8_t> d_in(h), d_out(n), d_native(n);
       d_out.poison();
       d_native.poison();
@@ -248,29 +260,24 @@ TEST(TransposedTileByteSums, SameBitsOnTheLookbackAlone) {
 }
 
 //! One-byte items `In` summed into int by `Policy` (widened words) and by native (item by item), at
-//! offsets `in_off`, `out_off`: the same bits, and those of CUB and the host.
+//! offsets `in_off`, `out_off`, in a form with an int init (so an int accumulator): the same bits, and
+//! those of CUB and the host.
 template <class Policy, class In>
-void expect_widened_sums(std::int64_t n, int in_off, int out_off, bool exclusive) {
-  const int init = exclusive ? -77 : 0;
+void expect_widened_sums(std::int64_t n, int in_off, int out_off, scan_form f) {
+  const int init = f == scan_form::exclusive_init ? -77 : 5;
   const auto h   = archscan::test::random_values<In>(n + 1, static_cast<std::uint64_t>(n) * 5 + in_off);
   std::vector<int> items(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) items[i] = h[in_off + i];
-  const auto want = host_sums(items, exclusive, init);
+  const auto want = host_sums(items, f, init);
   device_buffer<In> d_in(h);
   device_buffer<int> d_out(n + 1), d_native(n), d_cub(n), d_items(items);
   d_out.poison();
   d_native.poison();
   d_cub.poison();
-  const In* in    = d_in.get() + in_off;
-  const auto scan = [&](const auto& policy, int* result) {
-    if (exclusive) return thrust::exclusive_scan(policy, in, in + n, result, init);
-    return thrust::inclusive_scan(policy, in, in + n, result, ::cuda::std::plus<int>{});
-  };
-  ASSERT_EQ(scan(archscan::policy<native_tuning, false>{}, d_native.get()), d_native.get() + n);
-  ASSERT_EQ(scan(Policy{}, d_out.get() + out_off), d_out.get() + out_off + n);
-  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(exclusive ? archscan::test::scan_form::exclusive_init
-                                                            : archscan::test::scan_form::inclusive,
-                                                  d_items.get(), d_cub.get(), ::cuda::std::plus<>{}, init, n));
+  const In* in = d_in.get() + in_off;
+  ASSERT_EQ(thrust_scan(archscan::policy<native_tuning, false>{}, f, in, n, d_native.get(), init), d_native.get() + n);
+  ASSERT_EQ(thrust_scan(Policy{}, f, in, n, d_out.get() + out_off, init), d_out.get() + out_off + n);
+  ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(f, d_items.get(), d_cub.get(), ::cuda::std::plus<>{}, init, n));
   const auto ours = d_out.to_host(), native = d_native.to_host(), cub = d_cub.to_host();
   for (std::int64_t i = 0; i < n; ++i) {
     ASSERT_EQ(ours[out_off + i], want[i]) << "n " << n << ", item " << i;
@@ -288,15 +295,15 @@ TEST(TransposedTileByteSums, FlagsIntoIntSumsSameBitsAsItemByItemCubAndHost) {
   const std::int64_t sizes[] = {1,    1025, 2047, 2048,  2049,           4095,          4096,     4097,
                                 8191, 8192, 8193, 65537, 4096 * 264 + 1, (1 << 22) - 1, 20000003, 777777};
   for (const std::int64_t n : sizes) {
-    for (const bool exclusive : {true, false}) {
-      SCOPED_TRACE(::testing::Message() << "n " << n << (exclusive ? " exclusive" : " inclusive"));
-      expect_widened_sums<byte_sums, std::uint8_t>(n, 0, 0, exclusive);
-      expect_widened_sums<byte_sums, std::int8_t>(n, 0, 0, exclusive);
+    for (const scan_form f : {scan_form::exclusive_init, scan_form::inclusive_init}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << ", " << form_name(f));
+      expect_widened_sums<byte_sums, std::uint8_t>(n, 0, 0, f);
+      expect_widened_sums<byte_sums, std::int8_t>(n, 0, 0, f);
       if (n == 8193 || n == 777777) {
-        expect_widened_sums<byte_sums, std::uint8_t>(n, 1, 0, exclusive);
-        expect_widened_sums<byte_sums, std::int8_t>(n, 0, 1, exclusive);
+        expect_widened_sums<byte_sums, std::uint8_t>(n, 1, 0, f);
+        expect_widened_sums<byte_sums, std::int8_t>(n, 0, 1, f);
         expect_widened_sums<archscan::policy<archscan::test::lookback_only<byte_sums_tuning>, false>, std::uint8_t>(
-            n, 0, 0, exclusive);
+            n, 0, 0, f);
       }
     }
   }
