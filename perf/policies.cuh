@@ -119,16 +119,16 @@ inline const policy<Tuning, false> nosync_policy{};
 //! ARCHSCAN_BENCH_SCANS=probe): native beside its variants. Each probe edits it; earlier probes' lists
 //! (the tree walk, other rows through `shape_row`, scalar access, look-back waits, the routes that cost
 //! the most machine code) are in git's history and docs/design-notes.md.
-//! Last: native beside the same tuning with its one-byte sums (int8, and uint8 flags into int32) scanned a
-//! word at a time (tuning/native.cuh, packed_byte_sums; detail/byte_sums.cuh), at 4 and at 5 blocks an
+//! Last: native beside the same tuning with its narrow sums (int8, int16, and uint8 flags into int32)
+//! scanned a word at a time (tuning/native.cuh, packed_dot_sums; detail/packed_sums.cuh), at 4 and at 5 blocks an
 //! SM for int8; and
 //! (probe_walk_policies) the look-back's two walks for plain accumulators, and row_8 without large tiles.
-struct native_byte_sums : native_tuning {
-  static constexpr bool packed_byte_sums = true;
+struct native_dot_sums : native_tuning {
+  static constexpr bool packed_dot_sums = true;
 };
 //! The same at 5 blocks an SM for int8's packed tiles (48 registers: the word-at-a-time sums fit them
 //! without spills, sm_90 ptxas; the item-by-item scan spills 4 bytes there). The same tiles, the same bits.
-struct native_byte_sums_5 : native_byte_sums {
+struct native_dot_sums_5 : native_dot_sums {
   struct packed_rows {
     struct row_1 : native_tuning::packed_rows::row_1 {
       static constexpr int min_blocks_per_sm = 5;
@@ -138,8 +138,8 @@ struct native_byte_sums_5 : native_byte_sums {
 };
 inline auto probe_policies() {
   return std::make_tuple(named_policy<policy<native_tuning, false>>{"archscan::native_nosync", {}},
-                         named_policy<policy<native_byte_sums, false>>{"archscan::native_byte_sums_nosync", {}},
-                         named_policy<policy<native_byte_sums_5, false>>{"archscan::native_byte_sums_5_nosync", {}});
+                         named_policy<policy<native_dot_sums, false>>{"archscan::native_dot_sums_nosync", {}},
+                         named_policy<policy<native_dot_sums_5, false>>{"archscan::native_dot_sums_5_nosync", {}});
 }
 //! A second list, for 4- and 8-byte sums at every size: native beside the same tuning on the segment
 //! states for plain accumulators too (prefix_chain_max_bytes 0; tile/segment_lookback.cuh), whose

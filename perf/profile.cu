@@ -2,7 +2,7 @@
 //!   archscan-profile [log2 n = 24]
 //! For each of int8, int16, int32 and double (sums typed, so that they accumulate in the item's width):
 //! one warm-up call of each, then one call of native_nosync, turing_nosync, for int8 native with its
-//! one-byte sums a word at a time (perf/policies.cuh, native_byte_sums), and
+//! one-byte sums a word at a time (perf/policies.cuh, native_dot_sums), and
 //! cub::DeviceScan::ExclusiveScan (preallocated storage); then the same for exclusive by-key sums of
 //! int32 and of double values under int32 keys in random runs: native_nosync, native with its look-back
 //! folded as a tree (what the deterministic walk costs by key) and cub::DeviceScan::ExclusiveScanByKey; and
@@ -58,7 +58,7 @@ bool profile(cudaStream_t s, std::size_t n, bool measured) {
   thrust::exclusive_scan(archscan::turing_nosync.on(s), in.get(), in.get() + n, turing_out.get(), T{}, sum);
   bool ok = true;
   if constexpr (sizeof(T) == 1) {  // one-byte sums a word at a time too (perf/policies.cuh)
-    thrust::exclusive_scan(nosync_policy<native_byte_sums>.on(s), in.get(), in.get() + n, other_out.get(), T{}, sum);
+    thrust::exclusive_scan(nosync_policy<native_dot_sums>.on(s), in.get(), in.get() + n, other_out.get(), T{}, sum);
   }
   cub_scan();
   check(cudaStreamSynchronize(s), "sync");

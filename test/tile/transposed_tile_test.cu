@@ -74,9 +74,9 @@ TEST(TransposedTileSharedMemory, ClusterSlotsAndStagedAggregatesFit) {
   static_assert(tile_of<int>::transposes && tile_of<int>::staged_aggregates > archscan::tile::segment_tiles);
 }
 
-//! native with its packed one-byte sums a word at a time (tuning/native.cuh, packed_byte_sums).
-struct byte_sums_tuning : native_tuning {
-  static constexpr bool packed_byte_sums = true;
+//! native with its packed one-byte sums a word at a time (tuning/native.cuh, packed_dot_sums).
+struct dot_sums_tuning : native_tuning {
+  static constexpr bool packed_dot_sums = true;
 };
 template <class Tuning, class T, class Op = ::cuda::std::plus<>, class Finish = detail::identity_finish>
 using packed_tile = archscan::tile::transposed_tile<
@@ -95,29 +95,30 @@ using widening_tile =
                                                          detail::identity_finish, detail::scan_kind::inclusive, false>,
                                     archscan::tile_config<Tuning, native_tuning::row_4, Items>>;
 
-TEST(TransposedTileByteSums, OneByteInputsIntoFourByteSumsWidenWords) {
-  static_assert(widening_tile<byte_sums_tuning, std::uint8_t, int>::widens_words);
-  static_assert(widening_tile<byte_sums_tuning, std::int8_t, unsigned, ::cuda::std::plus<long long>>::widens_words);
-  static_assert(widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::std::plus<>, 16>::widens_words);
-  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::std::plus<>, 8>::widens_words,
+TEST(TransposedTileDotSums, OneByteInputsIntoFourByteSumsWidenWords) {
+  static_assert(widening_tile<dot_sums_tuning, std::uint8_t, int>::widens_words);
+  static_assert(widening_tile<dot_sums_tuning, std::int8_t, unsigned, ::cuda::std::plus<long long>>::widens_words);
+  static_assert(widening_tile<dot_sums_tuning, std::uint8_t, int, ::cuda::std::plus<>, 16>::widens_words);
+  static_assert(!widening_tile<dot_sums_tuning, std::uint8_t, int, ::cuda::std::plus<>, 8>::widens_words,
                 "single tiles of 8 items: less than a vector a thread");
   static_assert(!widening_tile<native_tuning, std::uint8_t, int>::widens_words, "the shipped tuning");
-  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::maximum<>>::widens_words);
-  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, int, ::cuda::std::plus<std::uint8_t>>::widens_words);
-  static_assert(!widening_tile<byte_sums_tuning, std::int16_t, int>::widens_words);
-  static_assert(!widening_tile<byte_sums_tuning, std::uint8_t, long long>::widens_words);
-  static_assert(!widening_tile<byte_sums_tuning, int, int>::widens_words);
+  static_assert(!widening_tile<dot_sums_tuning, std::uint8_t, int, ::cuda::maximum<>>::widens_words);
+  static_assert(!widening_tile<dot_sums_tuning, std::uint8_t, int, ::cuda::std::plus<std::uint8_t>>::widens_words);
+  static_assert(!widening_tile<dot_sums_tuning, std::int16_t, int>::widens_words);
+  static_assert(!widening_tile<dot_sums_tuning, std::uint8_t, long long>::widens_words);
+  static_assert(!widening_tile<dot_sums_tuning, int, int>::widens_words);
   SUCCEED();
 }
 
-TEST(TransposedTileByteSums, OnlyPackedByteSumsTheTuningAsksForSumWords) {
-  static_assert(packed_tile<byte_sums_tuning, std::int8_t>::packs_items);
-  static_assert(packed_tile<byte_sums_tuning, std::int8_t>::sums_words);
-  static_assert(packed_tile<byte_sums_tuning, std::uint8_t, ::cuda::std::plus<std::uint8_t>>::sums_words);
+TEST(TransposedTileDotSums, OnlyPackedSumsTheTuningAsksForSumWords) {
+  static_assert(packed_tile<dot_sums_tuning, std::int8_t>::packs_items);
+  static_assert(packed_tile<dot_sums_tuning, std::int8_t>::sums_words);
+  static_assert(packed_tile<dot_sums_tuning, std::uint8_t, ::cuda::std::plus<std::uint8_t>>::sums_words);
   static_assert(!packed_tile<native_tuning, std::int8_t>::sums_words, "the shipped tuning: item by item");
-  static_assert(!packed_tile<byte_sums_tuning, std::int8_t, ::cuda::maximum<>>::sums_words);
-  static_assert(!packed_tile<byte_sums_tuning, std::int8_t, ::cuda::std::plus<>, negate_finish>::sums_words);
-  static_assert(!packed_tile<byte_sums_tuning, std::int16_t>::sums_words);
+  static_assert(!packed_tile<dot_sums_tuning, std::int8_t, ::cuda::maximum<>>::sums_words);
+  static_assert(!packed_tile<dot_sums_tuning, std::int8_t, ::cuda::std::plus<>, negate_finish>::sums_words);
+  static_assert(packed_tile<dot_sums_tuning, std::int16_t>::sums_words, "two-byte items, two a word");
+  static_assert(!packed_tile<native_tuning, std::uint16_t>::sums_words);
   SUCCEED();
 }
 
@@ -159,7 +160,7 @@ Out thrust_scan(const Policy& policy, scan_form f, In first, std::int64_t n, Out
 //! in place) by `Policy` (byte sums) and by native (item by item): the same bits, and those of CUB and
 //! the host.
 template <class Policy, class T>
-void expect_byte_sums(std::int64_t n, int in_off, int out_off, bool in_place, scan_form f) {
+void expect_dot_sums(std::int64_t n, int in_off, int out_off, bool in_place, scan_form f) {
   const T init = static_cast<T>(f == scan_form::exclusive_init ? 101 : 57);
   const auto h = archscan::test::random_values<T>(n + 1, static_cast<std::uint64_t>(n) * 3 + in_off);
   device_buffer<T> d_in(h), d_out(n + 1), d_native(n + 1), d_cub(n + 1);
@@ -191,30 +192,48 @@ void expect_byte_sums(std::int64_t n, int in_off, int out_off, bool in_place, sc
 }
 
 template <class Policy, class T>
-void expect_byte_sums_at_every_size() {
-  // Single tiles of 4, 8 and 16 items a thread, small tiles (256 x 16) and full ones (256 x 64), at their
-  // boundaries +-1, a wave's worth, a look-back's, and a random size.
-  const std::int64_t sizes[] = {
-      1,        2,     1023, 1024, 1025, 4095, 4096, 4097, 16383, 16384, 16385, 65537, 16384 * 264 + 1, (1 << 22) - 1,
-      20000003, 777777};
+void expect_dot_sums_at_every_size() {
+  // Single tiles of 4, 8 and 16 items a thread, small tiles (256 x 16 bytes, 256 x 8 halves) and full
+  // ones (256 x 64), at their boundaries +-1, a wave's worth, a look-back's, and a random size.
+  const std::int64_t sizes[] = {1,
+                                2,
+                                1023,
+                                1024,
+                                1025,
+                                2047,
+                                2048,
+                                2049,
+                                4095,
+                                4096,
+                                4097,
+                                16383,
+                                16384,
+                                16385,
+                                65537,
+                                16384 * 264 + 1,
+                                (1 << 22) - 1,
+                                20000003,
+                                777777};
   for (const std::int64_t n : sizes) {
     for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
       SCOPED_TRACE(::testing::Message() << "n " << n << ", " << form_name(f));
-      expect_byte_sums<Policy, T>(n, 0, 0, false, f);
+      expect_dot_sums<Policy, T>(n, 0, 0, false, f);
       if (n == 16385 || n == 777777) {
-        expect_byte_sums<Policy, T>(n, 1, 0, false, f);
-        expect_byte_sums<Policy, T>(n, 0, 1, false, f);
-        expect_byte_sums<Policy, T>(n, 0, 0, true, f);
+        expect_dot_sums<Policy, T>(n, 1, 0, false, f);
+        expect_dot_sums<Policy, T>(n, 0, 1, false, f);
+        expect_dot_sums<Policy, T>(n, 0, 0, true, f);
       }
     }
   }
 }
 
-TEST(TransposedTileByteSums, SameBitsAsItemByItemCubAndHost) {
+TEST(TransposedTileDotSums, SameBitsAsItemByItemCubAndHost) {
   ARCHSCAN_REQUIRE_GPU();
-  using byte_sums = archscan::policy<byte_sums_tuning, false>;
-  expect_byte_sums_at_every_size<byte_sums, std::int8_t>();
-  expect_byte_sums_at_every_size<byte_sums, std::uint8_t>();
+  using dot_sums = archscan::policy<dot_sums_tuning, false>;
+  expect_dot_sums_at_every_size<dot_sums, std::int8_t>();
+  expect_dot_sums_at_every_size<dot_sums, std::uint8_t>();
+  expect_dot_sums_at_every_size<dot_sums, std::int16_t>();
+  expect_dot_sums_at_every_size<dot_sums, std::uint16_t>();
 }
 
 //! int8 items through a transform iterator keep their (transformed) values packed, and sum them as words.
@@ -222,7 +241,7 @@ struct twice_minus_one {
   __host__ __device__ std::int8_t operator()(std::int8_t x) const { return static_cast<std::int8_t>(2 * x - 1); }
 };
 
-TEST(TransposedTileByteSums, TransformedItemsSameBitsAsItemByItemAndHost) {
+TEST(TransposedTileDotSums, TransformedItemsSameBitsAsItemByItemAndHost) {
   ARCHSCAN_REQUIRE_GPU();
   static_assert(
       archscan::detail::packs_narrow_items<true, thrust::transform_iterator<twice_minus_one, const std::int8_t*>,
@@ -242,7 +261,7 @@ TEST(TransposedTileByteSums, TransformedItemsSameBitsAsItemByItemAndHost) {
         if (exclusive) return thrust::exclusive_scan(policy, first, first + n, result, std::int8_t{3});
         return thrust::inclusive_scan(policy, first, first + n, result);
       };
-      ASSERT_EQ(scan(archscan::policy<byte_sums_tuning, false>{}, d_out.get()), d_out.get() + n);
+      ASSERT_EQ(scan(archscan::policy<dot_sums_tuning, false>{}, d_out.get()), d_out.get() + n);
       ASSERT_EQ(scan(archscan::policy<native_tuning, false>{}, d_native.get()), d_native.get() + n);
       const auto ours = d_out.to_host(), native = d_native.to_host();
       for (std::int64_t i = 0; i < n; ++i) {
@@ -253,10 +272,9 @@ TEST(TransposedTileByteSums, TransformedItemsSameBitsAsItemByItemAndHost) {
   }
 }
 
-TEST(TransposedTileByteSums, SameBitsOnTheLookbackAlone) {
+TEST(TransposedTileDotSums, SameBitsOnTheLookbackAlone) {
   ARCHSCAN_REQUIRE_GPU();
-  expect_byte_sums_at_every_size<archscan::policy<archscan::test::lookback_only<byte_sums_tuning>, false>,
-                                 std::int8_t>();
+  expect_dot_sums_at_every_size<archscan::policy<archscan::test::lookback_only<dot_sums_tuning>, false>, std::int8_t>();
 }
 
 //! One-byte items `In` summed into int by `Policy` (widened words) and by native (item by item), at
@@ -287,9 +305,9 @@ void expect_widened_sums(std::int64_t n, int in_off, int out_off, scan_form f) {
   if (out_off == 0) ASSERT_EQ(ours[n], static_cast<int>(0xA5A5A5A5u)) << "n " << n << ": nothing written past the end";
 }
 
-TEST(TransposedTileByteSums, FlagsIntoIntSumsSameBitsAsItemByItemCubAndHost) {
+TEST(TransposedTileDotSums, FlagsIntoIntSumsSameBitsAsItemByItemCubAndHost) {
   ARCHSCAN_REQUIRE_GPU();
-  using byte_sums = archscan::policy<byte_sums_tuning, false>;
+  using dot_sums = archscan::policy<dot_sums_tuning, false>;
   // Single tiles (4 and 8 items a thread: item by item), small tiles (256 x 16) and full ones (256 x 32)
   // at their boundaries +-1, a wave's worth, a look-back's, and a random size.
   const std::int64_t sizes[] = {1,    1025, 2047, 2048,  2049,           4095,          4096,     4097,
@@ -297,19 +315,19 @@ TEST(TransposedTileByteSums, FlagsIntoIntSumsSameBitsAsItemByItemCubAndHost) {
   for (const std::int64_t n : sizes) {
     for (const scan_form f : {scan_form::exclusive_init, scan_form::inclusive_init}) {
       SCOPED_TRACE(::testing::Message() << "n " << n << ", " << form_name(f));
-      expect_widened_sums<byte_sums, std::uint8_t>(n, 0, 0, f);
-      expect_widened_sums<byte_sums, std::int8_t>(n, 0, 0, f);
+      expect_widened_sums<dot_sums, std::uint8_t>(n, 0, 0, f);
+      expect_widened_sums<dot_sums, std::int8_t>(n, 0, 0, f);
       if (n == 8193 || n == 777777) {
-        expect_widened_sums<byte_sums, std::uint8_t>(n, 1, 0, f);
-        expect_widened_sums<byte_sums, std::int8_t>(n, 0, 1, f);
-        expect_widened_sums<archscan::policy<archscan::test::lookback_only<byte_sums_tuning>, false>, std::uint8_t>(
+        expect_widened_sums<dot_sums, std::uint8_t>(n, 1, 0, f);
+        expect_widened_sums<dot_sums, std::int8_t>(n, 0, 1, f);
+        expect_widened_sums<archscan::policy<archscan::test::lookback_only<dot_sums_tuning>, false>, std::uint8_t>(
             n, 0, 0, f);
       }
     }
   }
 }
 
-TEST(TransposedTileByteSums, MoreThanTwoToTheThirtyOneItems) {
+TEST(TransposedTileDotSums, MoreThanTwoToTheThirtyOneItems) {
   ARCHSCAN_REQUIRE_GPU();
   const std::int64_t n   = (std::int64_t{1} << 31) + 4099;
   std::size_t free_bytes = 0, total = 0;
@@ -319,9 +337,8 @@ TEST(TransposedTileByteSums, MoreThanTwoToTheThirtyOneItems) {
   device_buffer<std::int8_t> d_in(h), d_out(n), d_cub(n);
   d_out.poison();
   d_cub.poison();
-  ASSERT_EQ(
-      thrust::inclusive_scan(archscan::policy<byte_sums_tuning, false>{}, d_in.begin(), d_in.end(), d_out.begin()),
-      d_out.end());
+  ASSERT_EQ(thrust::inclusive_scan(archscan::policy<dot_sums_tuning, false>{}, d_in.begin(), d_in.end(), d_out.begin()),
+            d_out.end());
   ASSERT_EQ(cudaSuccess, archscan::test::cub_scan(archscan::test::scan_form::inclusive, d_in.get(), d_cub.get(),
                                                   ::cuda::std::plus<>{}, std::int8_t{}, n));
   EXPECT_TRUE(thrust::equal(thrust::cuda::par, d_out.begin(), d_out.end(), d_cub.begin()));

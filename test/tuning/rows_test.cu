@@ -166,7 +166,7 @@ struct every_native_field {
   static constexpr std::size_t wave_tree_max_run_bytes     = 256;
   static constexpr int staged_min_memory_gbps              = 3000;
   static constexpr bool dependent_launch                   = true;
-  static constexpr bool packed_byte_sums                   = true;
+  static constexpr bool packed_dot_sums                    = true;
 };
 TEST(TuningRows, OptionalTuningFieldsDefaultToOff) {
   EXPECT_EQ(d::stagger_cycles_per_kib<bare_tuning>::value, 0.0);
@@ -175,15 +175,15 @@ TEST(TuningRows, OptionalTuningFieldsDefaultToOff) {
   EXPECT_EQ(d::wave_tree_max_run_bytes<bare_tuning>::value, ~std::size_t{0});
   EXPECT_EQ(d::staged_min_memory_gbps<bare_tuning>::value, 0);  // every device
   EXPECT_FALSE(d::dependent_launch<bare_tuning>::value);
-  EXPECT_FALSE(d::packed_byte_sums<bare_tuning>::value);
-  EXPECT_FALSE(d::packed_byte_sums<archscan::native_tuning>::value) << "shipped off until measured";
+  EXPECT_FALSE(d::packed_dot_sums<bare_tuning>::value);
+  EXPECT_FALSE(d::packed_dot_sums<archscan::native_tuning>::value) << "shipped off until measured";
   EXPECT_EQ(d::stagger_cycles_per_kib<every_native_field>::value, 0.5);
   EXPECT_EQ(d::l2_prefetch_ahead_percent<every_native_field>::value, 25);
   EXPECT_EQ(d::bulk_store_min_bytes<every_native_field>::value, 4096u);
   EXPECT_EQ(d::wave_tree_max_run_bytes<every_native_field>::value, 256u);
   EXPECT_EQ(d::staged_min_memory_gbps<every_native_field>::value, 3000);
   EXPECT_TRUE(d::dependent_launch<every_native_field>::value);
-  EXPECT_TRUE(d::packed_byte_sums<every_native_field>::value);
+  EXPECT_TRUE(d::packed_dot_sums<every_native_field>::value);
 }
 
 }  // namespace rows_test

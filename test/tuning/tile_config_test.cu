@@ -84,7 +84,7 @@ TEST(TileConfig, OptionalFieldsTakeTheirDefaults) {
   using row = turing_tuning::row_4;
   using c   = tile_config<turing_tuning, row, row::items_per_thread>;
   static_assert(c::bulk_store_min_bytes == 0 && c::stagger_cycles_per_kib == 0 && c::l2_prefetch_ahead_percent == 0);
-  static_assert(!c::packed_byte_sums);
+  static_assert(!c::packed_dot_sums);
   static_assert(c::prefix_chain_max_bytes == 0 && c::keyed_prefix_chain_max_bytes == 0);
   static_assert(c::lookback_min_blocks_per_sm == row::min_blocks_per_sm &&
                 c::min_blocks_per_sm == row::min_blocks_per_sm);

@@ -16,11 +16,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <archscan/detail/byte_sums.cuh>
 #include <archscan/detail/hook_traits.cuh>
 #include <archscan/detail/l2_prefetch.cuh>
 #include <archscan/detail/math.cuh>
 #include <archscan/detail/maybe.cuh>
+#include <archscan/detail/packed_sums.cuh>
 #include <archscan/detail/problem.cuh>
 #include <archscan/tile/cluster.cuh>
 #include <archscan/tile/keyed_loads.cuh>
@@ -74,17 +74,19 @@ struct transposed_tile : transposed_io<Problem, Config> {
   static constexpr int cluster_smem_bytes = static_cast<int>(cluster_smem);
   static_assert(cluster_exchange::max_blocks <= segment_tiles, "a cluster's tiles fold as one segment");
 
-  //! Packed one-byte sums scan a word at a time where the tuning asks (`packed_byte_sums`,
-  //! detail/byte_sums.cuh): fewer instructions, and a chain of one a word. Only where an item's bits
-  //! are its accumulator's and an output's bits its sum's: integral elements (not bool), no finishing step.
-  static constexpr bool sums_words =
-      packs_items && Config::packed_byte_sums && detail::sums_bytes<typename Problem::op_type, T>::value &&
-      detail::byte_integer<typename io::in_element> && detail::byte_integer<out_element> &&
-      std::is_same_v<typename Problem::finish_type, detail::identity_finish>;
+  //! Packed one- and two-byte sums scan a word at a time where the tuning asks (`packed_dot_sums`,
+  //! detail/packed_sums.cuh): fewer instructions, and a chain of one a word. Only where an item's bits
+  //! are its accumulator's and an output's bits its sum's: integers of the accumulator's width (not
+  //! bool), no finishing step.
+  static constexpr bool sums_words = packs_items && Config::packed_dot_sums &&
+                                     detail::sums_packed<typename Problem::op_type, T>::value &&
+                                     detail::is_narrow_integer<typename io::in_element, sizeof(T)>::value &&
+                                     detail::is_narrow_integer<out_element, sizeof(T)>::value &&
+                                     std::is_same_v<typename Problem::finish_type, detail::identity_finish>;
   //! The same tuning's one-byte integer inputs summed into four-byte integers (a flag array's offsets):
   //! their full and small tiles keep the items packed from the load to the rescan, which writes each
-  //! item's 32-bit sum from a dot product of its word (detail/byte_sums.cuh). Arrays read as they are.
-  static constexpr bool widens_words = !packs_items && !splits_keyed && io::vector_loads && Config::packed_byte_sums &&
+  //! item's 32-bit sum from a dot product of its word (detail/packed_sums.cuh). Arrays read as they are.
+  static constexpr bool widens_words = !packs_items && !splits_keyed && io::vector_loads && Config::packed_dot_sums &&
                                        !io::in_source::transforms && detail::byte_integer<typename io::in_element> &&
                                        detail::widens_bytes<typename Problem::op_type, T>::value &&
                                        std::is_same_v<typename Problem::finish_type, detail::identity_finish>;
@@ -189,9 +191,9 @@ struct transposed_tile : transposed_io<Problem, Config> {
     if constexpr (packs_items) {
       typename packed_vectors::packed x;
       packed::load_packed(p, base, rest, s, x);
-      if constexpr (sums_words) {  // a word of four items at a time (detail/byte_sums.cuh), the same bits
-        const unsigned total = detail::words_byte_sum<false>(x.words);
-        detail::words_byte_scan<Problem::exclusive>(x.words, start_word(p, tile, s, find_prefix, total));
+      if constexpr (sums_words) {  // a word of items at a time (detail/packed_sums.cuh), the same bits
+        const unsigned total = detail::words_packed_sum<sizeof(T)>(x.words);
+        detail::words_packed_scan<sizeof(T), Problem::exclusive>(x.words, start_word(p, tile, s, find_prefix, total));
       } else {
         scan_items(
             p, tile, s, find_prefix, [&](int j) { return static_cast<T>(x.get(j)); },
@@ -248,10 +250,10 @@ struct transposed_tile : transposed_io<Problem, Config> {
     rescan_items(p, thread_prefix(p, tile_prefix, thread_exclusive), item, put);
   }
 
-  //! scan_items' steps between the thread's total and its rescan, for the word-at-a-time byte sums
+  //! scan_items' steps between the thread's total and its rescan, for the word-at-a-time sums
   //! (`sums_words`, `widens_words`): the block scan, the tile's prefix, and this thread's start as a
   //! word (0 where it has none, tile 0's first thread without a seed: sums from zero, the same bits;
-  //! for one-byte sums its low byte counts). scan_items keeps its own copy: through this helper, the
+  //! for packed sums its low byte or half counts). scan_items keeps its own copy: through this helper, the
   //! 16-byte product's kernels compiled to other SASS (tools/same_sass.sh).
   template <class FindPrefix>
   __device__ static unsigned start_word(const Problem& p, std::int64_t tile, const smem_view& s, FindPrefix find_prefix,

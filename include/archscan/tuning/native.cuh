@@ -297,15 +297,16 @@ struct native_tuning {
   //! 2^16..2^20; even counts, which need the exchange first, lost too (int32 256x32 1.013 at 2^28).
   static constexpr std::size_t bulk_store_min_bytes = 8192;
 
-  //! `packed_byte_sums` (optional, tuning/rows.cuh): where true, packed tiles of one-byte sums
-  //! (libcu++'s plus on int8 or uint8, no finishing step) fold and rescan a word of four items at a
-  //! time: dot products of the word's bytes onto a running sum (`__dp4a`) and byte picks
-  //! (detail/byte_sums.cuh), which chain one instruction a word where the item-by-item rescan chains one
-  //! an item. sm_90 SASS of the 256x64 int8 kernel: 79 IDP4A and 48 PRMT for the fold and the rescan,
-  //! 120 instructions fewer in all. One-byte integer inputs summed into four-byte integers (uint8 flags
-  //! into int32 offsets) stay packed until the rescan writes each item's sum from one dot product (its
-  //! 256x32 kernel: 39 IDP4A). The bits do not change (integer sums). Not set here, so false: not yet
-  //! measured against the item-by-item scan (perf/policies.cuh's probe, native_byte_sums).
+  //! `packed_dot_sums` (optional, tuning/rows.cuh): where true, packed tiles of one- and two-byte sums
+  //! (libcu++'s plus, no finishing step) fold and rescan a word of four (two) items at a time: dot
+  //! products of the word's items onto a running sum (`__dp4a`, `__dp2a_lo`) and byte picks
+  //! (detail/packed_sums.cuh), which chain one instruction a word where the item-by-item rescan chains
+  //! one an item. sm_90 SASS of the 256x64 int8 kernel: 79 IDP4A and 48 PRMT for the fold and the
+  //! rescan, 120 instructions fewer in all; int16's: 118 IDP2A. One-byte integer inputs summed into
+  //! four-byte integers (uint8 flags into int32 offsets) stay packed until the rescan writes each item's
+  //! sum from one dot product (its 256x32 kernel: 39 IDP4A). The bits do not change (integer sums).
+  //! Not set here, so false: not yet measured against the item-by-item scan (perf/policies.cuh's
+  //! probe, native_dot_sums).
 
   // The transposed tile's fields (tuning/turing.cuh documents each).
   static constexpr int carveout_fit             = -1;

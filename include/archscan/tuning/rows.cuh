@@ -196,13 +196,13 @@ struct staged_min_memory_gbps : std::integral_constant<int, 0> {};
 template <class Tuning>
 struct staged_min_memory_gbps<Tuning, std::void_t<decltype(Tuning::staged_min_memory_gbps)>>
     : std::integral_constant<int, Tuning::staged_min_memory_gbps> {};
-//! A native tuning's `packed_byte_sums` (tuning/native.cuh): packed tiles of one-byte sums scan a word
-//! at a time (detail/byte_sums.cuh); without it, item by item.
+//! A native tuning's `packed_dot_sums` (tuning/native.cuh): packed tiles of one-byte sums scan a word
+//! at a time (detail/packed_sums.cuh); without it, item by item.
 template <class Tuning, class = void>
-struct packed_byte_sums : std::false_type {};
+struct packed_dot_sums : std::false_type {};
 template <class Tuning>
-struct packed_byte_sums<Tuning, std::void_t<decltype(Tuning::packed_byte_sums)>>
-    : std::bool_constant<Tuning::packed_byte_sums> {};
+struct packed_dot_sums<Tuning, std::void_t<decltype(Tuning::packed_dot_sums)>>
+    : std::bool_constant<Tuning::packed_dot_sums> {};
 template <class Tuning, class = void>
 struct dependent_launch : std::false_type {};
 template <class Tuning>

@@ -48,7 +48,7 @@ struct tile_config {
   static constexpr bool vector_access               = Tuning::vector_access;
   static constexpr bool read_only_loads             = Tuning::load == load_kind::read_only;
   static constexpr std::size_t bulk_store_min_bytes = detail::bulk_store_min_bytes<Tuning>::value;
-  static constexpr bool packed_byte_sums            = detail::packed_byte_sums<Tuning>::value;
+  static constexpr bool packed_dot_sums             = detail::packed_dot_sums<Tuning>::value;
 
   //! ---- How tiles meet (tile/tile_state.cuh, tile/lookback.cuh, tile/segment_lookback.cuh) ----
   static constexpr bool packed_status         = Tuning::tile_status == tile_status_kind::packed_word;

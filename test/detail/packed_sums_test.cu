@@ -1,8 +1,9 @@
-// detail/byte_sums.cuh, host: the word-at-a-time sums of one-byte integers, through the host's
-// emulation of __dp4a and __byte_perm (the same code the device runs around the two intrinsics). A
+// detail/packed_sums.cuh, host: the word-at-a-time sums of narrow integers, through the host's
+// emulation of __dp4a, __dp2a_lo and __byte_perm (the same code the device runs around the intrinsics). A
 // word's running sums and total match an item-by-item fold modulo 256 for random words and running
 // values, inclusive and exclusive, and the chain of words matches a whole thread's items; widened to
-// 32 bits, signed and unsigned bytes match 32-bit adds; which operators and types qualify. The same sums on the GPU,
+// 32 bits, signed and unsigned bytes match 32-bit adds; two-byte items match modulo 2^16; which
+// operators and types qualify. The same sums on the GPU,
 // inside the tile, against the item-by-item scan and CUB: test/tile/transposed_tile_test.cu.
 
 #include <cstdint>
@@ -10,16 +11,16 @@
 
 #include <gtest/gtest.h>
 
-#include <archscan/detail/byte_sums.cuh>
+#include <archscan/detail/packed_sums.cuh>
 #include <cuda/functional>
 
-namespace byte_sums_test {
+namespace packed_sums_test {
 
 namespace detail = archscan::detail;
 
 unsigned byte_of(unsigned w, int k) { return (w >> (8 * k)) & 0xffu; }
 
-TEST(ByteSums, DotBytesAndPickBytesFollowTheIntrinsics) {
+TEST(PackedSums, DotBytesAndPickBytesFollowTheIntrinsics) {
   // __dp4a on unsigned bytes: c + sum of the products of the bytes at each place.
   EXPECT_EQ(detail::dot_bytes(0x04030201u, 0x01010101u, 10u), 10u + 1 + 2 + 3 + 4);
   EXPECT_EQ(detail::dot_bytes(0xff000000u, 0x01000000u, 0u), 255u);
@@ -54,11 +55,11 @@ void expect_word_scans() {
   }
 }
 
-TEST(ByteSums, WordScanMatchesItemByItemInclusive) { expect_word_scans<false>(); }
-TEST(ByteSums, WordScanMatchesItemByItemExclusive) { expect_word_scans<true>(); }
+TEST(PackedSums, WordScanMatchesItemByItemInclusive) { expect_word_scans<false>(); }
+TEST(PackedSums, WordScanMatchesItemByItemExclusive) { expect_word_scans<true>(); }
 
 // A thread's 64 signed items, as the tile chains its 16 words: the same bits as int8 addition.
-TEST(ByteSums, ChainOfWordsMatchesSignedBytes) {
+TEST(PackedSums, ChainOfWordsMatchesSignedBytes) {
   std::mt19937 rng(3);
   for (int trial = 0; trial < 2000; ++trial) {
     std::int8_t items[64];
@@ -108,7 +109,7 @@ void expect_widened_sums() {
   }
 }
 
-TEST(ByteSums, WidenedSumsMatchThirtyTwoBitAdds) {
+TEST(PackedSums, WidenedSumsMatchThirtyTwoBitAdds) {
   expect_widened_sums<false, false>();
   expect_widened_sums<false, true>();
   expect_widened_sums<true, false>();
@@ -116,7 +117,7 @@ TEST(ByteSums, WidenedSumsMatchThirtyTwoBitAdds) {
   EXPECT_EQ(detail::dot_bytes<true>(0x00ff80ffu, 0x01010101u, 10u), 10u - 1u - 128u - 1u);
 }
 
-TEST(ByteSums, ChainOfWordsInPlace) {
+TEST(PackedSums, ChainOfWordsInPlace) {
   std::mt19937 rng(13);
   unsigned words[16], copy[16];
   for (int w = 0; w < 16; ++w) copy[w] = words[w] = rng();
@@ -128,16 +129,53 @@ TEST(ByteSums, ChainOfWordsInPlace) {
   }
 }
 
-TEST(ByteSums, OnlyPlusOnOneByteIntegersQualifies) {
+unsigned half_of(unsigned w, int k) { return (w >> (16 * k)) & 0xffffu; }
+
+TEST(PackedSums, DotHalvesFollowsTheIntrinsic) {
+  // __dp2a_lo: c + the low half times weight byte 0 + the high half times weight byte 1.
+  EXPECT_EQ(detail::dot_halves(0x00030002u, 0x0101u, 10u), 10u + 2 + 3);
+  EXPECT_EQ(detail::dot_halves(0xffff0001u, 0x0100u, 0u), 0xffffu);
+  EXPECT_EQ(detail::dot_halves<true>(0xffff8000u, 0x0101u, 0u), static_cast<unsigned>(-1 - 32768));
+}
+
+// Two-byte items, two a word: the running sums modulo 2^16, a word at a time and over a thread's words.
+template <bool Exclusive>
+void expect_half_scans() {
+  std::mt19937 rng(Exclusive ? 17u : 19u);
+  for (int trial = 0; trial < 2000; ++trial) {
+    unsigned words[32], copy[32];
+    for (int w = 0; w < 32; ++w) copy[w] = words[w] = rng();
+    const unsigned start = rng();
+    unsigned total       = 0;
+    for (const unsigned w : copy) total += half_of(w, 0) + half_of(w, 1);
+    ASSERT_EQ(detail::words_packed_sum<2>(words) & 0xffffu, total & 0xffffu);
+    detail::words_packed_scan<2, Exclusive>(words, start);
+    unsigned r = start & 0xffffu;
+    for (int j = 0; j < 64; ++j) {
+      const unsigned inclusive = (r + half_of(copy[j / 2], j % 2)) & 0xffffu;
+      ASSERT_EQ(half_of(words[j / 2], j % 2), Exclusive ? r : inclusive) << "item " << j;
+      r = inclusive;
+    }
+  }
+}
+
+TEST(PackedSums, HalfScansMatchItemByItem) {
+  expect_half_scans<false>();
+  expect_half_scans<true>();
+}
+
+TEST(PackedSums, OnlyPlusOnOneAndTwoByteIntegersQualifies) {
   using detail::callable;
-  using detail::sums_bytes;
-  static_assert(sums_bytes<callable<::cuda::std::plus<>>, std::int8_t>::value);
-  static_assert(sums_bytes<callable<::cuda::std::plus<std::uint8_t>>, std::uint8_t>::value);
-  static_assert(sums_bytes<callable<const ::cuda::std::plus<int>>, char>::value, "an int sum wraps as well");
-  static_assert(!sums_bytes<callable<::cuda::std::plus<float>>, std::int8_t>::value);
-  static_assert(!sums_bytes<callable<::cuda::std::plus<>>, std::int16_t>::value);
-  static_assert(!sums_bytes<callable<::cuda::std::plus<>>, bool>::value);
-  static_assert(!sums_bytes<callable<::cuda::maximum<>>, std::int8_t>::value);
+  using detail::sums_packed;
+  static_assert(sums_packed<callable<::cuda::std::plus<>>, std::int8_t>::value);
+  static_assert(sums_packed<callable<::cuda::std::plus<std::uint8_t>>, std::uint8_t>::value);
+  static_assert(sums_packed<callable<const ::cuda::std::plus<int>>, char>::value, "an int sum wraps as well");
+  static_assert(sums_packed<callable<::cuda::std::plus<>>, std::int16_t>::value);
+  static_assert(sums_packed<callable<::cuda::std::plus<int>>, std::uint16_t>::value);
+  static_assert(!sums_packed<callable<::cuda::std::plus<float>>, std::int8_t>::value);
+  static_assert(!sums_packed<callable<::cuda::std::plus<>>, int>::value);
+  static_assert(!sums_packed<callable<::cuda::std::plus<>>, bool>::value);
+  static_assert(!sums_packed<callable<::cuda::maximum<>>, std::int8_t>::value);
   static_assert(detail::byte_integer<unsigned char> && !detail::byte_integer<bool> && !detail::byte_integer<short>);
   static_assert(!detail::byte_integer<void>, "a non-vector element");
   // Widened: into four-byte integers, by a plus at least that wide.
@@ -150,4 +188,4 @@ TEST(ByteSums, OnlyPlusOnOneByteIntegersQualifies) {
   SUCCEED();
 }
 
-}  // namespace byte_sums_test
+}  // namespace packed_sums_test
