@@ -26,14 +26,14 @@ namespace archscan::perf::report {
 
 //! One measured case.
 struct result {
-  std::string algorithm;    //!< "exclusive_scan", "inclusive_scan", "exclusive_scan_by_key", "transform_inclusive_scan"
-  std::string type;         //!< "int8", "int32", "int64", "float", "double", "mat2x2"
-  std::uint64_t n = 0;      //!< items
-  std::string impl;         //!< "cub", "archscan::turing", "thrust::cuda::par", ...
-  double median_us = 0;     //!< median time per call
-  double spread    = 0;     //!< relative interquartile range of the per-call times
-  double bytes     = 0;     //!< bytes that must move per call
-  double copy_GBps = 0;     //!< device-to-device copy bandwidth of the same run (0: unknown)
+  std::string algorithm;  //!< "exclusive_scan", "inclusive_scan", "exclusive_scan_by_key", "transform_inclusive_scan"
+  std::string type;       //!< "int8", "int32", "int64", "float", "double", "mat2x2"
+  std::uint64_t n = 0;    //!< items
+  std::string impl;       //!< "cub", "archscan::turing", "thrust::cuda::par", ...
+  double median_us = 0;   //!< median time per call
+  double spread    = 0;   //!< relative interquartile range of the per-call times
+  double bytes     = 0;   //!< bytes that must move per call
+  double copy_GBps = 0;   //!< device-to-device copy bandwidth of the same run (0: unknown)
 
   double gbps() const { return median_us > 0 ? bytes / (median_us * 1e-6) / 1e9 : 0; }
   double items_per_s() const { return median_us > 0 ? static_cast<double>(n) / (median_us * 1e-6) : 0; }
@@ -120,7 +120,7 @@ struct comparison_row {
 
 struct comparison {
   std::vector<comparison_row> rows;
-  double threshold = 0;
+  double threshold      = 0;
   bool noise_from_rerun = false;
   bool allow_missing    = false;  //!< a case absent from the candidate (e.g. it errored) does not fail
   //! True when some case is a regression, or is missing from the candidate unless allowed:
@@ -167,8 +167,8 @@ struct runs_geomean {
 };
 
 struct runs_comparison {
-  comparison gate;                     //!< baseline = median of the old runs, candidate = of the new; noise =
-                                       //!< max(old_noise, new_noise); rows[i] is cases[i]
+  comparison gate;  //!< baseline = median of the old runs, candidate = of the new; noise =
+                    //!< max(old_noise, new_noise); rows[i] is cases[i]
   std::vector<runs_case> cases;
   std::size_t old_runs = 0, new_runs = 0;
   std::vector<runs_geomean> geomeans;  //!< per implementation in order of first appearance (CUB first when present)
@@ -197,7 +197,8 @@ struct release_case {
   std::string algorithm;
   std::string type;
   std::uint64_t n = 0;
-  std::vector<double> old_ratio;  //!< per release_comparison::policies: CUB time / policy time in the old build (0: absent)
+  std::vector<double>
+      old_ratio;  //!< per release_comparison::policies: CUB time / policy time in the old build (0: absent)
   std::vector<double> new_ratio;  //!< the same within the new build
 };
 
