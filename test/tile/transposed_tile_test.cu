@@ -195,25 +195,9 @@ template <class Policy, class T>
 void expect_dot_sums_at_every_size() {
   // Single tiles of 4, 8 and 16 items a thread, small tiles (256 x 16 bytes, 256 x 8 halves) and full
   // ones (256 x 64), at their boundaries +-1, a wave's worth, a look-back's, and a random size.
-  const std::int64_t sizes[] = {1,
-                                2,
-                                1023,
-                                1024,
-                                1025,
-                                2047,
-                                2048,
-                                2049,
-                                4095,
-                                4096,
-                                4097,
-                                16383,
-                                16384,
-                                16385,
-                                65537,
-                                16384 * 264 + 1,
-                                (1 << 22) - 1,
-                                20000003,
-                                777777};
+  constexpr std::int64_t waves = 16384 * 264 + 1, lookback = (1 << 22) - 1;
+  const std::int64_t sizes[] = {1,    2,     1023,  1024,  1025,  2047,  2048,     2049,     4095,  4096,
+                                4097, 16383, 16384, 16385, 65537, waves, lookback, 20000003, 777777};
   for (const std::int64_t n : sizes) {
     for (const scan_form f : {scan_form::inclusive, scan_form::inclusive_init, scan_form::exclusive_init}) {
       SCOPED_TRACE(::testing::Message() << "n " << n << ", " << form_name(f));
