@@ -2,11 +2,11 @@
 // tested in tile/transposed_io_test.cu): the cluster's slots, one per tile of a cluster, placed after
 // the tile's own bytes and within its limit for the shipped rows; and the aggregates an ordered wave
 // stages in the exchange regions, whole segments of 32 that fit there with their bank padding. Which
-// tiles sum packed bytes a word at a time (`sums_words`). What the tile scans is checked on the GPU
+// tiles sum by dot products (`sums_words`, `widens_words`). What the tile scans is checked on the GPU
 // through its routes and kernels (tile/routed_tile_test.cu, kernel/transposed_kernels_test.cu) and by
-// every scan test; here, on the GPU, the word-at-a-time byte sums (int8 and uint8 sums, and one-byte items
-// into int sums) against the item-by-item scan (the same bits), CUB and a host reference, on every route,
-// at tile boundaries, off 16 bytes, in place and past 2^31 items.
+// every scan test; here, on the GPU, the sums by dot products (int8, uint8, int16 and uint16 sums, and
+// one-byte items into int sums) against the item-by-item scan (the same bits), CUB and a host reference,
+// in all three scan forms, on every route, at tile boundaries, off 16 bytes, in place and past 2^31 items.
 
 #include <cstdint>
 #include <cstring>
@@ -74,7 +74,7 @@ TEST(TransposedTileSharedMemory, ClusterSlotsAndStagedAggregatesFit) {
   static_assert(tile_of<int>::transposes && tile_of<int>::staged_aggregates > archscan::tile::segment_tiles);
 }
 
-//! native with its packed one-byte sums a word at a time (tuning/native.cuh, packed_dot_sums).
+//! native with its narrow sums by dot products, a word at a time (tuning/native.cuh, packed_dot_sums).
 struct dot_sums_tuning : native_tuning {
   static constexpr bool packed_dot_sums = true;
 };
