@@ -85,24 +85,12 @@ __host__ __device__ inline unsigned dot_bytes(unsigned w, unsigned weights, unsi
 }
 
 //! `c` plus the two 16-bit halves of `w`, each times the byte of `weights` at its place (bytes 0 and
-//! 1): `__dp2a_lo`, unsigned or signed (`Signed`).
-template <bool Signed = false>
+//! 1): `__dp2a_lo`, unsigned (sums modulo 2^16 do not depend on the halves' sign).
 __host__ __device__ inline unsigned dot_halves(unsigned w, unsigned weights, unsigned c) {
 #ifdef __CUDA_ARCH__
-  if constexpr (Signed) {
-    return static_cast<unsigned>(__dp2a_lo(static_cast<int>(w), static_cast<int>(weights), static_cast<int>(c)));
-  } else {
-    return __dp2a_lo(w, weights, c);
-  }
+  return __dp2a_lo(w, weights, c);
 #else
-  for (int k = 0; k < 2; ++k) {
-    const unsigned a = (w >> (16 * k)) & 0xffffu, b = (weights >> (8 * k)) & 0xffu;
-    if constexpr (Signed) {
-      c += static_cast<unsigned>(static_cast<int>(static_cast<short>(a)) * static_cast<signed char>(b));
-    } else {
-      c += a * b;
-    }
-  }
+  for (int k = 0; k < 2; ++k) c += ((w >> (16 * k)) & 0xffffu) * ((weights >> (8 * k)) & 0xffu);
   return c;
 #endif
 }
